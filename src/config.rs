@@ -1,0 +1,343 @@
+//! Every limit and default of previewd in one typed struct.
+//!
+//! A [`Config`] is built in three layers, later layers winning: a TOML file, `PREVIEWD_*`
+//! environment variables, then command-line flags (applied by `main.rs`). Environment
+//! variables address nested fields with a double underscore: `PREVIEWD_LIMITS__TEXT_BYTES=1024`
+//! sets `limits.text_bytes`. A value that parses as a TOML value (number, boolean, array) is
+//! taken as that; anything else is a string, so `PREVIEWD_LISTEN=0.0.0.0:9000` just works.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+const KIB: u64 = 1024;
+const MIB: u64 = 1024 * KIB;
+
+/// The whole configuration of a previewd instance.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Address the HTTP server listens on.
+    pub listen: SocketAddr,
+    /// Allowed workspace roots, each served under the id of its final path component.
+    pub workspaces: Vec<PathBuf>,
+    /// Folders whose direct child folders are each an allowed workspace.
+    pub workspace_parents: Vec<PathBuf>,
+    /// Public origin (scheme://host[:port][/path]) used to build absolute URLs; defaults to the
+    /// listen address on loopback.
+    pub public_origin: Option<String>,
+    /// Size limits.
+    pub limits: Limits,
+    /// Preview snapshot store.
+    pub snapshots: SnapshotConfig,
+    /// Who may reach the service.
+    pub security: SecurityConfig,
+    /// Preview behaviour.
+    pub preview: PreviewConfig,
+    /// Bounded pool for blocking work (file reads, parsing, rendering).
+    pub work: WorkConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8791)),
+            workspaces: Vec::new(),
+            workspace_parents: Vec::new(),
+            public_origin: None,
+            limits: Limits::default(),
+            snapshots: SnapshotConfig::default(),
+            security: SecurityConfig::default(),
+            preview: PreviewConfig::default(),
+            work: WorkConfig::default(),
+        }
+    }
+}
+
+/// Size limits, in bytes unless named otherwise.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Text, HTML, Markdown and source files.
+    pub text_bytes: u64,
+    /// DOCX and PPTX files (compressed size).
+    pub office_bytes: u64,
+    /// Images.
+    pub image_bytes: u64,
+    /// Sibling assets a previewed HTML page loads (scripts, styles, images, fonts).
+    pub asset_bytes: u64,
+    /// Files of any other kind are hashed up to this size but their bytes are never kept.
+    pub other_hash_bytes: u64,
+    /// Longest accepted `relativePath`.
+    pub relative_path_bytes: usize,
+    /// Source files above this size are shown as plain escaped text, not highlighted.
+    pub highlight_bytes: u64,
+    /// Largest accepted JSON request body.
+    pub request_body_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            text_bytes: 2 * MIB,
+            office_bytes: 20 * MIB,
+            image_bytes: 50 * MIB,
+            asset_bytes: 20 * MIB,
+            other_hash_bytes: 64 * MIB,
+            relative_path_bytes: 4096,
+            highlight_bytes: 256 * KIB,
+            // Room for the largest valid diff input (2 MiB patch) after JSON escaping, which
+            // can grow a byte to six (`\u0000`).
+            request_body_bytes: (13 * MIB) as usize,
+        }
+    }
+}
+
+/// Preview snapshots: how long they live and how much they may hold.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SnapshotConfig {
+    /// Lifetime of a snapshot.
+    pub ttl_seconds: u64,
+    /// Most snapshots kept at once (least recently used go first).
+    pub max_count: usize,
+    /// Most file bytes kept across all snapshots.
+    pub max_bytes: u64,
+}
+
+impl Default for SnapshotConfig {
+    fn default() -> Self {
+        SnapshotConfig {
+            ttl_seconds: 30 * 60,
+            max_count: 256,
+            max_bytes: 512 * MIB,
+        }
+    }
+}
+
+/// Access rules.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SecurityConfig {
+    /// Serve non-loopback clients at all. Off by default.
+    pub allow_remote: bool,
+    /// Bearer token remote clients must send to the API (`/api/…`). Tokenized view URLs
+    /// carry their own secret and need no bearer token.
+    pub api_token: Option<String>,
+    /// Reverse proxies whose `x-forwarded-for` is believed. With none, any forwarding header
+    /// makes a request non-local.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// `frame-ancestors` source list of previewd's own pages (the chat client that embeds
+    /// the viewer goes here).
+    pub frame_ancestors: String,
+    /// Failed lookups a remote client may make within the window before it is locked out.
+    pub miss_limit: u32,
+    /// Window for counting failures, seconds.
+    pub miss_window_seconds: u64,
+    /// Lock-out length, seconds.
+    pub lockout_seconds: u64,
+    /// Most remote clients tracked for throttling.
+    pub max_tracked_clients: usize,
+}
+
+impl Default for SecurityConfig {
+    fn default() -> Self {
+        SecurityConfig {
+            allow_remote: false,
+            api_token: None,
+            trusted_proxies: Vec::new(),
+            frame_ancestors: "'self'".to_string(),
+            miss_limit: 40,
+            miss_window_seconds: 60,
+            lockout_seconds: 60,
+            max_tracked_clients: 2048,
+        }
+    }
+}
+
+/// Preview behaviour.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PreviewConfig {
+    /// Let scripts of a previewed HTML page run (inside the sandbox). Off closes the residual
+    /// risk of a page's script navigating its own frame.
+    pub html_scripts: bool,
+}
+
+impl Default for PreviewConfig {
+    fn default() -> Self {
+        PreviewConfig { html_scripts: true }
+    }
+}
+
+/// The bounded pool for blocking work.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WorkConfig {
+    /// Jobs running at once.
+    pub workers: usize,
+    /// Jobs waiting beyond those; past this a request gets 429.
+    pub queue: usize,
+    /// Deadline of one job including its wait, milliseconds; past it a request gets 503.
+    pub deadline_ms: u64,
+}
+
+impl Default for WorkConfig {
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        WorkConfig {
+            workers: cores * 2,
+            queue: 256,
+            deadline_ms: 15_000,
+        }
+    }
+}
+
+/// Why a configuration could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read config file {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// TOML syntax or a field of the wrong type / unknown field.
+    #[error("invalid configuration: {0}")]
+    Invalid(String),
+}
+
+impl Config {
+    /// Loads the file (if any), then applies `PREVIEWD_*` variables from `env`.
+    pub fn load(
+        file: Option<&Path>,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Config, ConfigError> {
+        let mut table = match file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                    path: path.to_owned(),
+                    source,
+                })?;
+                text.parse::<toml::Table>()
+                    .map_err(|e| ConfigError::Invalid(e.to_string()))?
+            }
+            None => toml::Table::new(),
+        };
+        for (key, value) in env {
+            let Some(rest) = key.strip_prefix("PREVIEWD_") else {
+                continue;
+            };
+            // PREVIEWD_CONFIG names the file itself and PREVIEWD_BROWSER the export browser;
+            // neither is a field of this struct.
+            if rest == "CONFIG" || rest == "BROWSER" || rest.is_empty() {
+                continue;
+            }
+            let path: Vec<String> = rest.split("__").map(|s| s.to_ascii_lowercase()).collect();
+            set_path(&mut table, &path, parse_env_value(&value))?;
+        }
+        Config::deserialize(toml::Value::Table(table))
+            .map_err(|e| ConfigError::Invalid(e.to_string()))
+    }
+}
+
+fn parse_env_value(raw: &str) -> toml::Value {
+    // Parse as the right-hand side of a TOML assignment so numbers, booleans and arrays keep
+    // their type; everything else (addresses, paths) stays a string.
+    match format!("v = {raw}").parse::<toml::Table>() {
+        Ok(mut t) => t
+            .remove("v")
+            .unwrap_or_else(|| toml::Value::String(raw.into())),
+        Err(_) => toml::Value::String(raw.to_string()),
+    }
+}
+
+fn set_path(
+    table: &mut toml::Table,
+    path: &[String],
+    value: toml::Value,
+) -> Result<(), ConfigError> {
+    match path {
+        [] => Ok(()),
+        [last] => {
+            table.insert(last.clone(), value);
+            Ok(())
+        }
+        [first, rest @ ..] => {
+            let entry = table
+                .entry(first.clone())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            match entry {
+                toml::Value::Table(inner) => set_path(inner, rest, value),
+                _ => Err(ConfigError::Invalid(format!(
+                    "environment variable addresses a field inside `{first}`, which is not a table"
+                ))),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_match_the_spec() {
+        let c = Config::default();
+        assert_eq!(c.listen.to_string(), "127.0.0.1:8791");
+        assert_eq!(c.limits.text_bytes, 2 * 1024 * 1024);
+        assert_eq!(c.limits.office_bytes, 20 * 1024 * 1024);
+        assert_eq!(c.limits.image_bytes, 50 * 1024 * 1024);
+        assert_eq!(c.snapshots.ttl_seconds, 1800);
+        assert!(!c.security.allow_remote);
+    }
+
+    #[test]
+    fn env_overrides_file_and_keeps_types() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.toml");
+        std::fs::write(
+            &file,
+            "listen = \"127.0.0.1:1\"\n[limits]\ntext_bytes = 5\nimage_bytes = 7\n",
+        )
+        .unwrap();
+        let c = Config::load(
+            Some(&file),
+            env(&[
+                ("PREVIEWD_LIMITS__TEXT_BYTES", "9"),
+                ("PREVIEWD_LISTEN", "0.0.0.0:9000"),
+                ("PREVIEWD_SECURITY__ALLOW_REMOTE", "true"),
+                ("PREVIEWD_WORKSPACES", "[\"/a\", \"/b\"]"),
+                ("OTHER", "x"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(c.limits.text_bytes, 9);
+        assert_eq!(c.limits.image_bytes, 7);
+        assert_eq!(c.listen.to_string(), "0.0.0.0:9000");
+        assert!(c.security.allow_remote);
+        assert_eq!(c.workspaces, vec![PathBuf::from("/a"), PathBuf::from("/b")]);
+    }
+
+    #[test]
+    fn unknown_fields_are_refused() {
+        let err = Config::load(None, env(&[("PREVIEWD_LIMITS__TXET_BYTES", "9")])).unwrap_err();
+        assert!(err.to_string().contains("txet_bytes"), "{err}");
+    }
+
+    #[test]
+    fn wrong_type_is_refused() {
+        let err = Config::load(None, env(&[("PREVIEWD_LIMITS__TEXT_BYTES", "lots")])).unwrap_err();
+        assert!(matches!(err, ConfigError::Invalid(_)));
+    }
+}

@@ -1,0 +1,213 @@
+//! The one error type of previewd.
+//!
+//! Every failure a caller can see is a variant of [`Error`]. Each variant has a stable
+//! machine-readable [`Error::code`], an HTTP status, and a human reason. The reason never
+//! carries a host path or an operating-system message: those go to the log at the place the
+//! error is made, and the response only says what the caller can act on.
+
+use axum::http::StatusCode;
+use serde::Serialize;
+
+/// Result alias used across previewd.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in a request, with a stable code per variant.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The request body or a reference in it is malformed (missing field, bad JSON, bad path).
+    #[error("{0}")]
+    InvalidReference(String),
+    /// A request body that is not valid JSON or not of the expected shape.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// The named workspace root is not one this server was started with.
+    #[error("the workspace root is not served by this previewd")]
+    UnknownWorkspace,
+    /// The path, or a link on the way to it, leads outside the workspace.
+    #[error("the path leads outside the workspace")]
+    OutsideWorkspace,
+    /// Nothing exists at the path (or the snapshot / artifact is missing or expired).
+    #[error("{0}")]
+    NotFound(String),
+    /// The path names something that is not a regular file.
+    #[error("{0}")]
+    NotAFile(String),
+    /// The operating system refused to let previewd read the file.
+    #[error("previewd is not permitted to read this file")]
+    PermissionDenied,
+    /// The file is larger than the limit for its kind.
+    #[error("the file is {size} bytes, over the {limit}-byte limit for its kind")]
+    TooLarge {
+        /// Size in bytes as seen (at least `limit + 1` when the file grew during the read).
+        size: u64,
+        /// The limit that applies.
+        limit: u64,
+    },
+    /// The file kind or the requested view is not supported.
+    #[error("{0}")]
+    Unsupported(String),
+    /// An Office file (or another structured file) that cannot be parsed safely.
+    #[error("{0}")]
+    Corrupt(String),
+    /// The caller must authenticate (remote access with a bearer token).
+    #[error("a valid bearer token is required")]
+    Unauthorized,
+    /// The route exists but not for this method.
+    #[error("Method not allowed")]
+    MethodNotAllowed,
+    /// Too many requests: the work queue is full or the client is locked out.
+    #[error("{reason}")]
+    Busy {
+        /// Why the request was refused.
+        reason: String,
+        /// Seconds after which a retry may succeed.
+        retry_after: Option<u64>,
+    },
+    /// The work did not finish before its deadline.
+    #[error("the request did not finish within {0} ms")]
+    Timeout(u64),
+    /// A bug or an unexpected host failure; details are in the log only.
+    #[error("internal error")]
+    Internal,
+}
+
+impl Error {
+    /// The stable, machine-readable code of this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidReference(_) => "invalid_reference",
+            Error::InvalidRequest(_) => "invalid_request",
+            Error::UnknownWorkspace => "unknown_workspace",
+            Error::OutsideWorkspace => "outside_workspace",
+            Error::NotFound(_) => "not_found",
+            Error::NotAFile(_) => "not_a_file",
+            Error::PermissionDenied => "permission_denied",
+            Error::TooLarge { .. } => "too_large",
+            Error::Unsupported(_) => "unsupported",
+            Error::Corrupt(_) => "corrupt",
+            Error::Unauthorized => "unauthorized",
+            Error::MethodNotAllowed => "method_not_allowed",
+            Error::Busy { .. } => "busy",
+            Error::Timeout(_) => "timeout",
+            Error::Internal => "internal",
+        }
+    }
+
+    /// The HTTP status this error maps to.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Error::InvalidReference(_) | Error::InvalidRequest(_) => StatusCode::BAD_REQUEST,
+            Error::UnknownWorkspace | Error::OutsideWorkspace | Error::PermissionDenied => {
+                StatusCode::FORBIDDEN
+            }
+            Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::NotAFile(_) | Error::Corrupt(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Error::Unauthorized => StatusCode::UNAUTHORIZED,
+            Error::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Error::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Error::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// Shorthand for a `not_found` error with a reason.
+    pub fn not_found(reason: impl Into<String>) -> Self {
+        Error::NotFound(reason.into())
+    }
+
+    /// The JSON body sent to clients.
+    pub fn body(&self) -> ErrorBody {
+        let (size, limit) = match self {
+            Error::TooLarge { size, limit } => (Some(*size), Some(*limit)),
+            _ => (None, None),
+        };
+        ErrorBody {
+            error: ErrorDetail {
+                code: self.code(),
+                message: self.to_string(),
+                size,
+                limit,
+            },
+        }
+    }
+}
+
+/// The JSON error body: `{"error": {"code": …, "message": …}}`.
+#[derive(Debug, Serialize)]
+pub struct ErrorBody {
+    /// The error itself.
+    pub error: ErrorDetail,
+}
+
+/// Code, human message, and for `too_large` the size and the limit.
+#[derive(Debug, Serialize)]
+pub struct ErrorDetail {
+    /// Stable code, see [`Error::code`].
+    pub code: &'static str,
+    /// A human reason; never a host path or an OS message.
+    pub message: String,
+    /// File size in bytes (`too_large` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// The limit in bytes (`too_large` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_large_body_carries_size_and_limit() {
+        let body = serde_json::to_value(
+            Error::TooLarge {
+                size: 11,
+                limit: 10,
+            }
+            .body(),
+        )
+        .unwrap();
+        assert_eq!(body["error"]["code"], "too_large");
+        assert_eq!(body["error"]["size"], 11);
+        assert_eq!(body["error"]["limit"], 10);
+        assert_eq!(
+            Error::TooLarge {
+                size: 11,
+                limit: 10
+            }
+            .status(),
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+    }
+
+    #[test]
+    fn codes_are_distinct() {
+        let all = [
+            Error::InvalidReference(String::new()),
+            Error::InvalidRequest(String::new()),
+            Error::UnknownWorkspace,
+            Error::OutsideWorkspace,
+            Error::NotFound(String::new()),
+            Error::NotAFile(String::new()),
+            Error::PermissionDenied,
+            Error::TooLarge { size: 0, limit: 0 },
+            Error::Unsupported(String::new()),
+            Error::Corrupt(String::new()),
+            Error::Unauthorized,
+            Error::MethodNotAllowed,
+            Error::Busy {
+                reason: String::new(),
+                retry_after: None,
+            },
+            Error::Timeout(0),
+            Error::Internal,
+        ];
+        let mut codes: Vec<_> = all.iter().map(Error::code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), all.len());
+    }
+}

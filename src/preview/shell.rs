@@ -1,0 +1,227 @@
+//! The viewer shell: one page per snapshot with a header (file name, relative path, kind,
+//! size, SHA-256) and every view of the file as a panel; a segmented switcher on the
+//! trailing side of the header toggles panels without a reload.
+//!
+//! Each view also has its own URL (`/p/{id}/{token}/{view}`) that renders the same page
+//! with that panel selected, so links work without script. Both come from the snapshot;
+//! neither re-reads the file.
+
+use std::fmt::Write;
+use std::sync::Arc;
+
+use super::image::inspect;
+use super::snapshot::Snapshot;
+use super::views::{views_for, View};
+use super::{document, markdown};
+use crate::highlight::{highlight_lines, plain_lines};
+use crate::markup::{encode_path, escape, fill, human_size};
+use crate::workspace::FileKind;
+
+const TEMPLATE: &str = include_str!("../../viewers/shell/shell.html");
+
+/// What the shell needs to know beyond the snapshot.
+#[derive(Debug, Clone)]
+pub struct ShellOptions {
+    /// Relative URL prefix of the static assets from a view URL.
+    pub static_prefix: String,
+    /// Whether previewed HTML may run its scripts.
+    pub html_scripts: bool,
+    /// Source files above this many bytes are not highlighted.
+    pub highlight_bytes: u64,
+}
+
+/// Renders the shell with `selected` as the visible view.
+pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> String {
+    let read = &snapshot.read;
+    let views = views_for(read.kind);
+    let mut switcher = String::new();
+    if views.len() > 1 {
+        switcher.push_str("<nav class=\"switcher\" role=\"tablist\" aria-label=\"View\">");
+        for view in views {
+            let on = *view == selected;
+            let _ = write!(
+                switcher,
+                "<a role=\"tab\" id=\"tab-{n}\" data-view=\"{n}\" href=\"{n}\" aria-controls=\"view-{n}\" aria-selected=\"{on}\" tabindex=\"{t}\">{l}</a>",
+                n = view.name(),
+                l = view.label(),
+                t = if on { 0 } else { -1 },
+            );
+        }
+        switcher.push_str("</nav>");
+    }
+    let mut sections = String::new();
+    for view in views {
+        let hidden = if *view == selected { "" } else { " hidden" };
+        let labelled = if views.len() > 1 {
+            format!(" role=\"tabpanel\" aria-labelledby=\"tab-{}\"", view.name())
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            sections,
+            "<section class=\"view view-{n}\" id=\"view-{n}\" data-view=\"{n}\"{labelled}{hidden}>",
+            n = view.name()
+        );
+        sections.push_str(&panel(snapshot, *view, *view == selected, options));
+        sections.push_str("</section>\n");
+    }
+    let sha = read.sha256.clone().unwrap_or_default();
+    let name = escape(read.file_name());
+    let path = escape(read.relative_path.as_str());
+    fill(
+        TEMPLATE,
+        &[
+            ("name", &name),
+            ("path", &path),
+            ("static", &escape(&options.static_prefix)),
+            ("kind", read.kind.as_str()),
+            ("kind_label", read.kind.label()),
+            ("size", &human_size(read.size)),
+            ("sha256", &sha),
+            ("sha_short", sha.get(..12).unwrap_or("")),
+            ("switcher", &switcher),
+            ("sections", &sections),
+        ],
+    )
+}
+
+fn panel(snapshot: &Snapshot, view: View, selected: bool, options: &ShellOptions) -> String {
+    match view {
+        View::Preview => match snapshot.read.kind {
+            FileKind::Markdown => markdown_panel(snapshot),
+            _ => html_panel(snapshot, selected, options),
+        },
+        View::Source => source_panel(snapshot, options).to_string(),
+        View::Image => image_panel(snapshot),
+        View::Info => info_panel(snapshot),
+    }
+}
+
+fn html_panel(snapshot: &Snapshot, selected: bool, options: &ShellOptions) -> String {
+    let src = format!("doc/{}", encode_path(snapshot.read.relative_path.as_str()));
+    // The frame loads only when its panel is shown, so a page opened on Source runs no
+    // script at all.
+    let src_attr = if selected { "src" } else { "data-src" };
+    format!(
+        "<iframe class=\"doc\" title=\"Preview of {name}\" sandbox=\"{sandbox}\" referrerpolicy=\"no-referrer\" {src_attr}=\"{src}\"></iframe>",
+        name = escape(snapshot.read.file_name()),
+        sandbox = document::iframe_sandbox(options.html_scripts),
+    )
+}
+
+fn markdown_panel(snapshot: &Snapshot) -> String {
+    let body = snapshot.rendered.markdown.get_or_init(|| {
+        let (text, lossy) = snapshot.read.text().unwrap_or_default();
+        let mut out = String::new();
+        if lossy {
+            out.push_str(LOSSY_NOTICE);
+        }
+        out.push_str("<article class=\"markdown\">");
+        out.push_str(&markdown::render(
+            &text,
+            snapshot.read.relative_path.parent(),
+            "doc/",
+        ));
+        out.push_str("</article>");
+        Arc::from(out)
+    });
+    body.to_string()
+}
+
+const LOSSY_NOTICE: &str = "<p class=\"notice\">This file is not valid UTF-8; bytes that could not be decoded are shown as \u{FFFD}.</p>";
+
+fn source_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
+    snapshot
+        .rendered
+        .source
+        .get_or_init(|| {
+            let (text, lossy) = snapshot.read.text().unwrap_or_default();
+            let name = snapshot.read.file_name();
+            let too_big = text.len() as u64 > options.highlight_bytes;
+            let lines = if too_big {
+                None
+            } else {
+                highlight_lines(&text, None, name)
+            };
+            let highlighted = lines.is_some();
+            let lines = lines.unwrap_or_else(|| plain_lines(&text));
+            let mut out = String::with_capacity(text.len() * 2 + 512);
+            out.push_str("<div class=\"toolbar\">");
+            let _ = write!(out, "<span>{} lines</span>", lines.len());
+            if too_big {
+                let _ = write!(
+                    out,
+                    "<span class=\"plain-note\">Highlighting is off for files over {}.</span>",
+                    human_size(options.highlight_bytes)
+                );
+            } else if !highlighted {
+                out.push_str("<span class=\"plain-note\">Plain text</span>");
+            }
+            out.push_str("<span class=\"spacer\"></span><button type=\"button\" class=\"wrap-toggle\" aria-controls=\"source-code\" aria-pressed=\"false\">Wrap</button></div>");
+            if lossy {
+                out.push_str(LOSSY_NOTICE);
+            }
+            out.push_str("<pre class=\"code\" id=\"source-code\" data-wrap=\"off\"><code>");
+            for line in &lines {
+                out.push_str("<span class=\"line\">");
+                out.push_str(line);
+                out.push_str("</span>");
+            }
+            out.push_str("</code></pre>");
+            Arc::from(out)
+        })
+        .clone()
+}
+
+fn image_panel(snapshot: &Snapshot) -> String {
+    let bytes = snapshot.read.bytes.as_deref().unwrap_or_default();
+    let info = inspect(bytes, snapshot.read.file_name());
+    let dims = match (info.width, info.height) {
+        (Some(w), Some(h)) => format!("{w} × {h} px"),
+        _ => "dimensions unknown".to_string(),
+    };
+    format!(
+        "<figure class=\"image\"><img src=\"raw\" alt=\"{name}\"><figcaption>{dims} · {mime} · {size}</figcaption></figure>",
+        name = escape(snapshot.read.file_name()),
+        mime = info.mime,
+        size = human_size(snapshot.read.size),
+    )
+}
+
+fn info_panel(snapshot: &Snapshot) -> String {
+    let read = &snapshot.read;
+    let mut out = String::new();
+    match read.kind {
+        FileKind::Docx | FileKind::Pptx => out.push_str(
+            "<p class=\"notice\">This previewd build does not render Office documents yet; only the file's details are shown.</p>",
+        ),
+        FileKind::Binary => out.push_str(
+            "<p class=\"notice\">This file holds binary data, so its bytes are not shown.</p>",
+        ),
+        _ => out.push_str(
+            "<p class=\"notice\">previewd has no viewer for this kind of file; only its details are shown.</p>",
+        ),
+    }
+    out.push_str("<dl class=\"info\">");
+    let mut row = |k: &str, v: &str| {
+        let _ = write!(out, "<dt>{k}</dt><dd>{v}</dd>");
+    };
+    row("Name", &escape(read.file_name()));
+    row("Path", &escape(read.relative_path.as_str()));
+    row("Kind", read.kind.label());
+    row(
+        "Size",
+        &format!("{} ({} bytes)", human_size(read.size), read.size),
+    );
+    if let Some(ms) = read.mtime_ms {
+        row("Modified", &crate::time::rfc3339_ms(ms));
+    }
+    row(
+        "SHA-256",
+        read.sha256
+            .as_deref()
+            .unwrap_or("not computed (file larger than the hashing limit)"),
+    );
+    out.push_str("</dl>");
+    out
+}

@@ -1,0 +1,149 @@
+//! JSON API handlers: preview snapshots, stat, health.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::Serialize;
+
+use super::response::{json, parse_json};
+use super::AppState;
+use crate::error::Error;
+use crate::preview::{views_for, Created};
+use crate::workspace::{FileKind, WorkspaceFileRef};
+
+/// A view of a snapshot as listed in the API.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewLink {
+    /// `preview`, `source`, `image`, `info`.
+    pub name: &'static str,
+    /// Label for a switcher.
+    pub label: &'static str,
+    /// Path on this server.
+    pub path: String,
+    /// Absolute URL.
+    pub url: String,
+}
+
+/// The answer to `POST /api/v1/previews`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotInfo {
+    /// Snapshot id.
+    pub preview_id: String,
+    /// The secret that, with the id, reaches the snapshot's views.
+    pub token: String,
+    /// File name.
+    pub name: String,
+    /// Path relative to the workspace root.
+    pub relative_path: String,
+    /// Detected kind.
+    pub kind: FileKind,
+    /// Size in bytes.
+    pub size: u64,
+    /// SHA-256 of the bytes read.
+    pub sha256: Option<String>,
+    /// Modification time, milliseconds since the epoch.
+    pub mtime_ms: Option<u64>,
+    /// When the snapshot expires (RFC 3339).
+    pub expires_at: String,
+    /// The shell URL (default view).
+    pub url: String,
+    /// Views, default first.
+    pub views: Vec<ViewLink>,
+}
+
+impl SnapshotInfo {
+    /// Describes a created snapshot; `base` is the absolute origin (+ path) of this server.
+    pub fn new(created: &Created, base: &str) -> SnapshotInfo {
+        let s = &created.snapshot;
+        let prefix = format!("/p/{}/{}/", s.id, created.token);
+        SnapshotInfo {
+            preview_id: s.id.clone(),
+            token: created.token.clone(),
+            name: s.read.file_name().to_string(),
+            relative_path: s.read.relative_path.to_string(),
+            kind: s.read.kind,
+            size: s.read.size,
+            sha256: s.read.sha256.clone(),
+            mtime_ms: s.read.mtime_ms,
+            expires_at: crate::time::rfc3339(s.expires_at),
+            url: format!("{base}{prefix}"),
+            views: views_for(s.read.kind)
+                .iter()
+                .map(|v| ViewLink {
+                    name: v.name(),
+                    label: v.label(),
+                    path: format!("{prefix}{}", v.name()),
+                    url: format!("{base}{prefix}{}", v.name()),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `POST /api/v1/previews`: read the file once and keep it as a snapshot.
+pub async fn create_preview(
+    State(state): State<Arc<AppState>>,
+    body: Bytes,
+) -> Result<Response, Error> {
+    let reference: WorkspaceFileRef = parse_json(&body)?;
+    let created = create_snapshot(&state, reference).await?;
+    Ok(json(
+        StatusCode::CREATED,
+        &SnapshotInfo::new(&created, &state.base_url),
+    ))
+}
+
+/// Resolves, reads (on the blocking pool) and stores a snapshot.
+pub async fn create_snapshot(
+    state: &Arc<AppState>,
+    reference: WorkspaceFileRef,
+) -> Result<Created, Error> {
+    let door = state.door.clone();
+    let (root, read) = state
+        .pool
+        .run(move || {
+            let (root, relative) = door.resolve(&reference)?;
+            let read = door.read_in(&root, relative)?;
+            Ok((root, read))
+        })
+        .await?;
+    Ok(state.snapshots.insert(root, read))
+}
+
+/// `POST /api/v1/stat`: size, kind and mtime without reading the bytes.
+pub async fn stat(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, Error> {
+    let reference: WorkspaceFileRef = parse_json(&body)?;
+    let door = state.door.clone();
+    let stat = state.pool.run(move || door.stat(&reference)).await?;
+    Ok(json(StatusCode::OK, &stat))
+}
+
+/// `GET /healthz`.
+pub async fn health(State(state): State<Arc<AppState>>) -> Response {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Health {
+        status: &'static str,
+        version: &'static str,
+        uptime_seconds: u64,
+        snapshots: usize,
+        snapshot_bytes: u64,
+        pool: crate::server::pool::PoolStats,
+    }
+    json(
+        StatusCode::OK,
+        &Health {
+            status: "ok",
+            version: env!("CARGO_PKG_VERSION"),
+            uptime_seconds: state.started.elapsed().as_secs(),
+            snapshots: state.snapshots.len(),
+            snapshot_bytes: state.snapshots.bytes(),
+            pool: state.pool.stats(),
+        },
+    )
+}

@@ -1,0 +1,48 @@
+//! The one route table.
+
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::Router;
+
+use super::{api, guard, views, AppState};
+use crate::error::Error;
+
+/// Builds the router over shared state.
+pub fn router(state: Arc<AppState>) -> Router {
+    let body_limit = state.config.limits.request_body_bytes;
+    Router::new()
+        .route("/", get(index))
+        .route("/healthz", get(api::health))
+        .route("/api/v1/previews", post(api::create_preview))
+        .route("/api/v1/stat", post(api::stat))
+        .route("/p/{id}/{token}", get(views::snapshot_root))
+        .route("/p/{id}/{token}/", get(views::shell_default))
+        .route("/p/{id}/{token}/raw", get(views::raw))
+        .route("/p/{id}/{token}/doc/{*path}", get(views::document))
+        .route("/p/{id}/{token}/{view}", get(views::shell_view))
+        .route("/w/{workspace}/{*path}", get(views::browse))
+        .route("/static/{file}", get(views::static_file))
+        .fallback(|| async { Error::not_found("no such route").into_response() })
+        .method_not_allowed_fallback(|| async { Error::MethodNotAllowed.into_response() })
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::access,
+        ))
+        .layer(axum::middleware::from_fn(guard::headers))
+        .with_state(state)
+}
+
+async fn index() -> axum::response::Response {
+    super::response::json(
+        axum::http::StatusCode::OK,
+        &serde_json::json!({
+            "name": "previewd",
+            "version": env!("CARGO_PKG_VERSION"),
+            "api": ["POST /api/v1/previews", "POST /api/v1/stat", "GET /healthz"],
+        }),
+    )
+}

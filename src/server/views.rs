@@ -1,0 +1,209 @@
+//! Page handlers: the snapshot shell and its views, raw bytes, the sandboxed document and
+//! its sibling assets, the browser entry `/w/…`, and previewd's own static files.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+
+use super::api::create_snapshot;
+use super::response::{see_other, with_type};
+use super::AppState;
+use crate::error::Error;
+use crate::markup::encode_path;
+use crate::preview::document::{content_type, doc_csp, with_bootstrap};
+use crate::preview::image::inspect;
+use crate::preview::shell::{self, ShellOptions};
+use crate::preview::{views_for, Snapshot, View};
+use crate::workspace::{check_relative_path, FileKind, WorkspaceFileRef};
+
+/// `/p/{id}/{token}` without the trailing slash: relative URLs need the folder form.
+pub async fn snapshot_root(Path((_id, token)): Path<(String, String)>) -> Response {
+    see_other(&format!("{token}/"))
+}
+
+/// `/p/{id}/{token}/`: the shell on the default view.
+pub async fn shell_default(
+    State(state): State<Arc<AppState>>,
+    Path((id, token)): Path<(String, String)>,
+) -> Result<Response, Error> {
+    let snapshot = state.snapshots.get(&id, &token)?;
+    let view = views_for(snapshot.read.kind)[0];
+    render_shell(&state, snapshot, view).await
+}
+
+/// `/p/{id}/{token}/{view}`: the shell on a named view.
+pub async fn shell_view(
+    State(state): State<Arc<AppState>>,
+    Path((id, token, view)): Path<(String, String, String)>,
+) -> Result<Response, Error> {
+    let snapshot = state.snapshots.get(&id, &token)?;
+    let view = View::from_name(&view)
+        .filter(|v| views_for(snapshot.read.kind).contains(v))
+        .ok_or_else(|| Error::not_found("this file has no such view"))?;
+    render_shell(&state, snapshot, view).await
+}
+
+async fn render_shell(
+    state: &Arc<AppState>,
+    snapshot: Arc<Snapshot>,
+    view: View,
+) -> Result<Response, Error> {
+    let options = ShellOptions {
+        static_prefix: "../../../static/".into(),
+        html_scripts: state.config.preview.html_scripts,
+        highlight_bytes: state.config.limits.highlight_bytes,
+    };
+    // Rendering (highlighting above all) is CPU work: off the async runtime.
+    let page = state
+        .pool
+        .run(move || Ok(shell::render(&snapshot, view, &options)))
+        .await?;
+    Ok(with_type(
+        page,
+        "text/html; charset=utf-8",
+        Some(&state.shell_csp),
+    ))
+}
+
+/// `/p/{id}/{token}/raw`: the snapshot's bytes, never as active content.
+pub async fn raw(
+    State(state): State<Arc<AppState>>,
+    Path((id, token)): Path<(String, String)>,
+) -> Result<Response, Error> {
+    let snapshot = state.snapshots.get(&id, &token)?;
+    let bytes = snapshot
+        .read
+        .bytes
+        .clone()
+        .ok_or_else(|| Error::Unsupported("this file's bytes are not kept".into()))?;
+    let name = snapshot.read.file_name();
+    let content_type = match snapshot.read.kind {
+        FileKind::Image => inspect(&bytes, name).mime,
+        FileKind::Docx | FileKind::Pptx => "application/octet-stream",
+        // Text of every kind, HTML included, is served as plain text: the raw view is for
+        // reading and saving, never for running.
+        _ => "text/plain; charset=utf-8",
+    };
+    let mut response = with_type(
+        axum::body::Bytes::from_owner(ArcBytes(bytes)),
+        content_type,
+        Some("sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"),
+    );
+    if matches!(snapshot.read.kind, FileKind::Docx | FileKind::Pptx) {
+        if let Ok(v) = HeaderValue::from_str(&format!(
+            "attachment; filename*=UTF-8''{}",
+            encode_path(name).replace('/', "%2F")
+        )) {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_DISPOSITION, v);
+        }
+    }
+    Ok(response)
+}
+
+struct ArcBytes(Arc<[u8]>);
+
+impl AsRef<[u8]> for ArcBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// `/p/{id}/{token}/doc/{path}`: the previewed HTML page (from the snapshot) or a sibling
+/// asset (a fresh scoped read), confined by the sandbox CSP.
+pub async fn document(
+    State(state): State<Arc<AppState>>,
+    Path((id, token, path)): Path<(String, String, String)>,
+) -> Result<Response, Error> {
+    let snapshot = state.snapshots.get(&id, &token)?;
+    let scripts = state.config.preview.html_scripts;
+    let relative = check_relative_path(&path, state.config.limits.relative_path_bytes)
+        .map_err(|_| Error::not_found("no such file in the workspace"))?;
+    let is_html = matches!(
+        content_type(relative.file_name()),
+        "text/html; charset=utf-8"
+    );
+    let bytes: Vec<u8> = if relative == snapshot.read.relative_path {
+        // The page itself comes from the snapshot: Preview and Source show the same bytes.
+        snapshot.read.bytes.as_deref().unwrap_or_default().to_vec()
+    } else {
+        let door = state.door.clone();
+        let root = snapshot.root.clone();
+        let sibling = relative.clone();
+        state
+            .pool
+            .run(move || door.read_asset(&root, &sibling))
+            .await
+            .map_err(|e| match e {
+                // Anything that is not a readable file inside the workspace is simply absent.
+                Error::OutsideWorkspace
+                | Error::NotFound(_)
+                | Error::NotAFile(_)
+                | Error::PermissionDenied
+                | Error::InvalidReference(_)
+                | Error::UnknownWorkspace => Error::not_found("no such file in the workspace"),
+                other => other,
+            })?
+    };
+    let body = if is_html && scripts {
+        with_bootstrap(&bytes)
+    } else {
+        bytes
+    };
+    let mut response = with_type(
+        body,
+        content_type(relative.file_name()),
+        Some(doc_csp(scripts)),
+    );
+    // Fonts and module scripts requested from the sandbox's opaque origin are CORS
+    // requests; the secret in the path stays the only key.
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    Ok(response)
+}
+
+/// `/w/{workspace}/{path}`: make a snapshot and redirect to its shell.
+pub async fn browse(
+    State(state): State<Arc<AppState>>,
+    Path((workspace, path)): Path<(String, String)>,
+) -> Result<Response, Error> {
+    let root = state.door.workspaces().by_id(&workspace)?;
+    let depth = 1 + path.split('/').count();
+    let reference = WorkspaceFileRef {
+        workspace_root: root.path.to_string_lossy().into_owned(),
+        relative_path: path,
+    };
+    let created = create_snapshot(&state, reference).await?;
+    // A relative Location keeps a reverse proxy's base path.
+    let up = "../".repeat(depth);
+    Ok(see_other(&format!(
+        "{up}p/{}/{}/",
+        created.snapshot.id, created.token
+    )))
+}
+
+/// `/static/{file}`: previewd's own CSS and JS, embedded in the binary.
+pub async fn static_file(Path(file): Path<String>) -> Response {
+    let (body, content_type): (&'static str, &'static str) = match file.as_str() {
+        "base.css" => (
+            include_str!("../../static/base.css"),
+            "text/css; charset=utf-8",
+        ),
+        "shell.css" => (
+            include_str!("../../viewers/shell/shell.css"),
+            "text/css; charset=utf-8",
+        ),
+        "shell.js" => (
+            include_str!("../../viewers/shell/shell.js"),
+            "text/javascript; charset=utf-8",
+        ),
+        "highlight.css" => (crate::highlight::stylesheet(), "text/css; charset=utf-8"),
+        _ => return Error::not_found("no such asset").into_response(),
+    };
+    with_type(body, content_type, Some("default-src 'none'"))
+}

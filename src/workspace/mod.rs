@@ -1,0 +1,90 @@
+//! The one door to the disk.
+//!
+//! A request names a file with a [`WorkspaceFileRef`]; [`Door::read`] resolves it (allowed
+//! root, lexical checks, open beneath the root through cap-std, `fstat` on the handle) and
+//! returns a [`ScopedRead`]. Nothing else in previewd opens workspace files or takes a path
+//! from a request. Decisions are never cached: every call resolves again.
+
+mod kind;
+mod lexical;
+mod open;
+mod read;
+mod roots;
+
+use serde::Deserialize;
+
+pub use kind::{looks_binary, FileKind, BINARY_SNIFF_BYTES};
+pub use lexical::{check_relative_path, RelativePath};
+pub use read::{read_bounded, FileStat, ScopedRead};
+pub use roots::{Root, WorkspaceSetupError, Workspaces};
+
+use crate::config::Limits;
+use crate::error::Error;
+
+/// How a client names a workspace file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WorkspaceFileRef {
+    /// Absolute path of the workspace root, as the client knows it.
+    pub workspace_root: String,
+    /// Path of the file relative to the root.
+    pub relative_path: String,
+}
+
+/// The door: allowed roots plus the limits that apply to reads.
+#[derive(Debug, Clone)]
+pub struct Door {
+    workspaces: Workspaces,
+    limits: Limits,
+}
+
+impl Door {
+    /// A door over these roots with these limits.
+    pub fn new(workspaces: Workspaces, limits: Limits) -> Door {
+        Door { workspaces, limits }
+    }
+
+    /// The allowed roots.
+    pub fn workspaces(&self) -> &Workspaces {
+        &self.workspaces
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Resolves a reference to its root and checked relative path, without opening anything.
+    pub fn resolve(&self, r: &WorkspaceFileRef) -> Result<(Root, RelativePath), Error> {
+        // The relative path is checked first: a malformed reference is the caller's bug and
+        // says nothing about the host.
+        let relative = check_relative_path(&r.relative_path, self.limits.relative_path_bytes)?;
+        let root = self.workspaces.resolve(&r.workspace_root)?;
+        Ok((root, relative))
+    }
+
+    /// Resolves and reads a file with the limit for its kind.
+    pub fn read(&self, r: &WorkspaceFileRef) -> Result<ScopedRead, Error> {
+        let (root, relative) = self.resolve(r)?;
+        self.read_in(&root, relative)
+    }
+
+    /// Reads `relative` inside an already resolved `root` with the limit for its kind.
+    pub fn read_in(&self, root: &Root, relative: RelativePath) -> Result<ScopedRead, Error> {
+        let (file, meta) = open::open_beneath(&root.path, &relative)?;
+        read::scoped_read_from(&root.id, relative, &file, &meta, &self.limits)
+    }
+
+    /// Reads a sibling asset of a previewed page: same rules, the asset limit, any kind.
+    pub fn read_asset(&self, root: &Root, relative: &RelativePath) -> Result<Vec<u8>, Error> {
+        let (file, meta) = open::open_beneath(&root.path, relative)?;
+        read::read_bounded(&file, &meta, self.limits.asset_bytes)
+    }
+
+    /// Size, kind and modification time, without reading the bytes.
+    pub fn stat(&self, r: &WorkspaceFileRef) -> Result<FileStat, Error> {
+        let (root, relative) = self.resolve(r)?;
+        let (_file, meta) = open::open_beneath(&root.path, &relative)?;
+        Ok(FileStat::new(&relative, &meta))
+    }
+}
