@@ -11,6 +11,7 @@
 
 #![deny(missing_docs)]
 
+pub mod activity;
 pub mod config;
 pub mod error;
 pub mod highlight;
