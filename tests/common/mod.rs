@@ -45,9 +45,11 @@ pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
     let outside = base_dir.join("outside");
     std::fs::create_dir_all(&root).unwrap();
     std::fs::create_dir_all(&outside).unwrap();
-    let mut config = Config::default();
-    config.workspaces = vec![root.clone()];
-    config.listen = "127.0.0.1:0".parse().unwrap();
+    let mut config = Config {
+        workspaces: vec![root.clone()],
+        listen: "127.0.0.1:0".parse().unwrap(),
+        ..Config::default()
+    };
     tweak(&mut config);
     let listener = tokio::net::TcpListener::bind(config.listen).await.unwrap();
     let addr = listener.local_addr().unwrap();

@@ -1,0 +1,535 @@
+//! The HTTP service through a real listener: snapshots, views, errors, headers, methods,
+//! access rules and throttling.
+
+mod common;
+
+use common::{error_of, start, tiny_png};
+use serde_json::json;
+
+fn ids(body: &serde_json::Value) -> (String, String) {
+    (
+        body["previewId"].as_str().unwrap().to_string(),
+        body["token"].as_str().unwrap().to_string(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn html_snapshot_lists_its_views_and_serves_them_from_one_read() {
+    let s = start(|_| {}).await;
+    s.write(
+        "site/page.html",
+        "<!doctype html><h1>Hello</h1><img src=\"img/dot.png\">",
+    );
+    s.write("site/img/dot.png", tiny_png());
+    let body = s.preview_ok("site/page.html").await;
+    assert_eq!(body["kind"], "html");
+    assert_eq!(body["name"], "page.html");
+    assert_eq!(body["relativePath"], "site/page.html");
+    assert_eq!(
+        body["size"],
+        "<!doctype html><h1>Hello</h1><img src=\"img/dot.png\">".len()
+    );
+    assert_eq!(body["sha256"].as_str().unwrap().len(), 64);
+    assert!(body["expiresAt"].as_str().unwrap().ends_with('Z'));
+    let views: Vec<&str> = body["views"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(views, ["preview", "source"]);
+    let (id, token) = ids(&body);
+    assert_eq!(body["url"], format!("{}/p/{id}/{token}/", s.base));
+
+    // The file changes on disk after the snapshot was made.
+    s.write("site/page.html", "<!doctype html><h1>CHANGED</h1>");
+
+    let shell = s.get(&format!("/p/{id}/{token}/")).await;
+    assert_eq!(shell.status(), 200);
+    let csp = shell.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        csp.starts_with("default-src 'none'; script-src 'self'"),
+        "{csp}"
+    );
+    let html = shell.text().await.unwrap();
+    assert!(html.contains("sandbox=\"allow-scripts\""), "{html}");
+    assert!(!html.contains("allow-same-origin"));
+    assert!(html.contains(body["sha256"].as_str().unwrap()));
+
+    let source = s
+        .get(&format!("/p/{id}/{token}/source"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        source.contains("Hello"),
+        "source shows the snapshot, not the changed file"
+    );
+    assert!(!source.contains("CHANGED"));
+    assert!(!source.contains("<h1>Hello"), "markup is escaped");
+    assert!(source.contains(body["sha256"].as_str().unwrap()));
+
+    let doc = s.get(&format!("/p/{id}/{token}/doc/site/page.html")).await;
+    assert_eq!(doc.status(), 200);
+    assert_eq!(
+        doc.headers()["content-security-policy"],
+        "sandbox allow-scripts; default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; media-src 'self' data: blob:; connect-src 'none'; form-action 'none'; frame-ancestors 'self'"
+    );
+    assert_eq!(doc.headers()["access-control-allow-origin"], "*");
+    let text = doc.text().await.unwrap();
+    assert!(text.contains("<h1>Hello</h1>"));
+    assert!(
+        text.starts_with("<!doctype html><script>"),
+        "bootstrap after the doctype"
+    );
+
+    let img = s
+        .get(&format!("/p/{id}/{token}/doc/site/img/dot.png"))
+        .await;
+    assert_eq!(img.status(), 200);
+    assert_eq!(img.headers()["content-type"], "image/png");
+    assert_eq!(img.bytes().await.unwrap().as_ref(), tiny_png().as_slice());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sibling_reads_stay_inside_the_workspace() {
+    let s = start(|_| {}).await;
+    s.write("page.html", "<p>x</p>");
+    s.write_outside("secret.txt", "SECRET");
+    std::os::unix::fs::symlink(s.outside.join("secret.txt"), s.root.join("leak.txt")).unwrap();
+    let (id, token) = ids(&s.preview_ok("page.html").await);
+    for path in [
+        "leak.txt",
+        "missing.png",
+        "..%2fsecret.txt",
+        "%2e%2e/outside/secret.txt",
+    ] {
+        let r = s.get(&format!("/p/{id}/{token}/doc/{path}")).await;
+        assert_eq!(r.status(), 404, "{path}");
+        assert!(!r.text().await.unwrap().contains("SECRET"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn wrong_tokens_and_malformed_ids_look_like_missing_snapshots() {
+    let s = start(|_| {}).await;
+    s.write("a.txt", "a");
+    let (id, token) = ids(&s.preview_ok("a.txt").await);
+    let wrong = format!(
+        "{}{}",
+        &token[..47],
+        if token.ends_with('0') { "1" } else { "0" }
+    );
+    for path in [
+        format!("/p/{id}/{wrong}/"),
+        format!("/p/{id}/{}/", token.to_uppercase()),
+        format!("/p/{}/{token}/", "0".repeat(20)),
+        format!("/p/short/{token}/"),
+        format!("/p/{id}/{token}/nosuchview"),
+        format!("/p/{id}/{token}/preview"),
+    ] {
+        assert_eq!(
+            error_of(s.get(&path).await).await,
+            (404, "not_found".into()),
+            "{path}"
+        );
+    }
+    assert_eq!(s.get(&format!("/p/{id}/{token}/")).await.status(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn expired_snapshots_are_gone() {
+    let s = start(|c| c.snapshots.ttl_seconds = 1).await;
+    s.write("a.txt", "a");
+    let (id, token) = ids(&s.preview_ok("a.txt").await);
+    assert_eq!(s.get(&format!("/p/{id}/{token}/")).await.status(), 200);
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    assert_eq!(
+        error_of(s.get(&format!("/p/{id}/{token}/")).await).await,
+        (404, "not_found".into())
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_bodies_get_clear_codes() {
+    let s = start(|_| {}).await;
+    let post_raw = |body: &'static str| {
+        s.http
+            .post(format!("{}/api/v1/previews", s.base))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    for body in ["{", "[]", "not json", ""] {
+        assert_eq!(
+            error_of(post_raw(body).await.unwrap()).await,
+            (400, "invalid_request".into()),
+            "{body}"
+        );
+    }
+    let missing = s
+        .post_json("/api/v1/previews", &json!({"workspaceRoot": s.root_str()}))
+        .await;
+    assert_eq!(error_of(missing).await, (400, "invalid_request".into()));
+    let unknown = s
+        .post_json(
+            "/api/v1/previews",
+            &json!({"workspaceRoot": s.root_str(), "relativePath": "a", "extra": 1}),
+        )
+        .await;
+    let body: serde_json::Value = unknown.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "invalid_request");
+    assert!(body["error"]["message"].as_str().unwrap().contains("extra"));
+    let wrong_type = s
+        .post_json(
+            "/api/v1/previews",
+            &json!({"workspaceRoot": 5, "relativePath": "a"}),
+        )
+        .await;
+    assert_eq!(error_of(wrong_type).await, (400, "invalid_request".into()));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stat_reports_metadata_without_bytes() {
+    let s = start(|_| {}).await;
+    s.write("docs/r.md", "# hi\n");
+    let r = s
+        .post_json(
+            "/api/v1/stat",
+            &json!({"workspaceRoot": s.root_str(), "relativePath": "docs/r.md"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body["size"], 5);
+    assert_eq!(body["kind"], "markdown");
+    assert_eq!(body["name"], "r.md");
+    assert!(body["mtimeMs"].as_u64().unwrap() > 1_600_000_000_000);
+    assert!(body.get("sha256").is_none());
+    let missing = s
+        .post_json(
+            "/api/v1/stat",
+            &json!({"workspaceRoot": s.root_str(), "relativePath": "nope"}),
+        )
+        .await;
+    assert_eq!(error_of(missing).await, (404, "not_found".into()));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn methods_head_and_headers() {
+    let s = start(|_| {}).await;
+    s.write("a.rs", "fn main() {}\n");
+    let (id, token) = ids(&s.preview_ok("a.rs").await);
+    let r = s.get("/api/v1/previews").await;
+    assert_eq!(error_of(r).await, (405, "method_not_allowed".into()));
+    let r = s
+        .http
+        .delete(format!("{}/p/{id}/{token}/", s.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 405);
+
+    for path in [
+        format!("/p/{id}/{token}/"),
+        format!("/p/{id}/{token}/raw"),
+        "/healthz".to_string(),
+        "/static/shell.js".to_string(),
+        "/nope".to_string(),
+    ] {
+        let get = s.get(&path).await;
+        let get_headers = get.headers().clone();
+        let get_body = get.bytes().await.unwrap();
+        let head = s
+            .http
+            .head(format!("{}{path}", s.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            head.status().as_u16(),
+            if path == "/nope" { 404 } else { 200 }
+        );
+        assert_eq!(
+            head.headers()["content-length"].to_str().unwrap(),
+            get_body.len().to_string(),
+            "{path}"
+        );
+        assert_eq!(head.headers()["content-type"], get_headers["content-type"]);
+        assert!(head.bytes().await.unwrap().is_empty());
+        for (name, value) in [
+            ("cache-control", "no-store, max-age=0"),
+            ("x-content-type-options", "nosniff"),
+            ("referrer-policy", "no-referrer"),
+        ] {
+            assert_eq!(get_headers[name], value, "{path} {name}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn forwarded_requests_on_loopback_fail_closed() {
+    let s = start(|_| {}).await;
+    s.write("a.txt", "a");
+    for header in [
+        "x-forwarded-for",
+        "x-real-ip",
+        "forwarded",
+        "x-forwarded-host",
+        "x-forwarded-proto",
+    ] {
+        let r = s
+            .http
+            .post(format!("{}/api/v1/previews", s.base))
+            .header(header, "127.0.0.1")
+            .json(&json!({"workspaceRoot": s.root_str(), "relativePath": "a.txt"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 404, "{header}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn remote_clients_need_the_bearer_token_and_are_throttled() {
+    // The test client reaches the server through a trusted proxy (loopback) that names a
+    // remote client, so the remote rules apply deterministically on any machine.
+    let s = start(|c| {
+        c.security.allow_remote = true;
+        c.security.api_token = Some("s3cret-token".into());
+        c.security.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    s.write("a.txt", "a");
+    let remote = |ip: &'static str| {
+        let mut h = reqwest::header::HeaderMap::new();
+        h.insert("x-forwarded-for", ip.parse().unwrap());
+        h
+    };
+    let body = json!({"workspaceRoot": s.root_str(), "relativePath": "a.txt"});
+    let r = s
+        .http
+        .post(format!("{}/api/v1/previews", s.base))
+        .headers(remote("203.0.113.7"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error_of(r).await, (401, "unauthorized".into()));
+    let r = s
+        .http
+        .post(format!("{}/api/v1/previews", s.base))
+        .headers(remote("203.0.113.7"))
+        .bearer_auth("s3cret-token")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201);
+    let (id, token) = ids(&r.json().await.unwrap());
+    // The tokenized view needs no bearer token.
+    let view = s
+        .http
+        .get(format!("{}/p/{id}/{token}/", s.base))
+        .headers(remote("203.0.113.7"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(view.status(), 200);
+
+    let miss = |ip: &'static str| {
+        s.http
+            .get(format!("{}/p/{id}/{}/", s.base, "0".repeat(48)))
+            .headers(remote(ip))
+            .send()
+    };
+    // 39 misses, then a success clears the count.
+    for _ in 0..39 {
+        assert_eq!(miss("203.0.113.8").await.unwrap().status(), 404);
+    }
+    let ok = s
+        .http
+        .get(format!("{}/p/{id}/{token}/", s.base))
+        .headers(remote("203.0.113.8"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok.status(), 200);
+    for _ in 0..39 {
+        assert_eq!(miss("203.0.113.8").await.unwrap().status(), 404);
+    }
+    // The 40th miss within the window locks the client out.
+    assert_eq!(miss("203.0.113.8").await.unwrap().status(), 404);
+    let locked = miss("203.0.113.8").await.unwrap();
+    assert_eq!(locked.status(), 429);
+    let retry: u64 = locked.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry));
+    // Even a right token is refused while locked out; other clients are unaffected.
+    let still = s
+        .http
+        .get(format!("{}/p/{id}/{token}/", s.base))
+        .headers(remote("203.0.113.8"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(still.status(), 429);
+    assert_eq!(miss("203.0.113.9").await.unwrap().status(), 404);
+    // Loopback (here: the proxy naming a loopback client) is never counted.
+    for _ in 0..50 {
+        assert_eq!(miss("127.0.0.1").await.unwrap().status(), 404);
+    }
+    let local = s
+        .http
+        .get(format!("{}/p/{id}/{token}/", s.base))
+        .headers(remote("127.0.0.1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(local.status(), 200);
+    // Behind a trusted proxy, a request without a client address fails closed.
+    assert_eq!(s.get(&format!("/p/{id}/{token}/")).await.status(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn remote_clients_get_nothing_by_default() {
+    let s = start(|c| c.security.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
+    s.write("a.txt", "a");
+    let created = s
+        .http
+        .post(format!("{}/api/v1/previews", s.base))
+        .header("x-forwarded-for", "127.0.0.1")
+        .json(&json!({"workspaceRoot": s.root_str(), "relativePath": "a.txt"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    let (id, token) = ids(&created.json().await.unwrap());
+    let r = s
+        .http
+        .get(format!("{}/p/{id}/{token}/", s.base))
+        .header("x-forwarded-for", "198.51.100.1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn browser_entry_redirects_to_a_fresh_snapshot() {
+    let s = start(|_| {}).await;
+    s.write("docs/guide.md", "# Guide\n");
+    let r = s.get("/w/ws/docs/guide.md").await;
+    assert_eq!(r.status(), 303);
+    let location = r.headers()["location"].to_str().unwrap().to_string();
+    assert!(location.starts_with("../../../p/"), "{location}");
+    let target = reqwest::Url::parse(&format!("{}/w/ws/docs/guide.md", s.base))
+        .unwrap()
+        .join(&location)
+        .unwrap();
+    let page = s.http.get(target).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("<h1>Guide</h1>"));
+    assert_eq!(
+        error_of(s.get("/w/nope/docs/guide.md").await).await,
+        (403, "unknown_workspace".into())
+    );
+    assert_eq!(
+        error_of(s.get("/w/ws/docs/missing.md").await).await,
+        (404, "not_found".into())
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn markdown_renders_without_active_content() {
+    let s = start(|_| {}).await;
+    s.write(
+        "n.md",
+        "# Title\n\n<script>window.pwned=1</script>\n\n[click](javascript:alert(1))\n\n<img src=x onerror=alert(1)>\n\n<a href=\"https://example.com\" onclick=\"x()\">ext</a>\n\n- [x] task\n",
+    );
+    let (id, token) = ids(&s.preview_ok("n.md").await);
+    let html = s
+        .get(&format!("/p/{id}/{token}/preview"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let article = &html[html.find("<article").unwrap()..html.find("</article>").unwrap()];
+    let lower = article.to_ascii_lowercase();
+    assert!(lower.contains("<h1>title</h1>"));
+    for bad in ["<script", "javascript:", "onerror", "onclick"] {
+        assert!(!lower.contains(bad), "{bad} survived: {article}");
+    }
+    assert!(lower.contains("rel=\"noopener noreferrer\""));
+    assert!(lower.contains("type=\"checkbox\""));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn images_binaries_and_text_views() {
+    let s = start(|c| c.limits.highlight_bytes = 64).await;
+    s.write("p.png", tiny_png());
+    s.write("data.txt", b"abc\0def");
+    s.write("big.rs", "fn main() { let x = 1; }\n".repeat(10));
+    s.write("bad.txt", b"ok \xff\xfe bytes");
+    s.write("blob.xyz", b"whatever");
+
+    let body = s.preview_ok("p.png").await;
+    assert_eq!(body["kind"], "image");
+    let (id, token) = ids(&body);
+    let page = s
+        .get(&format!("/p/{id}/{token}/"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("1 × 1 px"), "{page}");
+    let raw = s.get(&format!("/p/{id}/{token}/raw")).await;
+    assert_eq!(raw.headers()["content-type"], "image/png");
+
+    let body = s.preview_ok("data.txt").await;
+    assert_eq!(body["kind"], "binary");
+    let (id, token) = ids(&body);
+    assert_eq!(body["views"][0]["name"], "info");
+    assert_eq!(
+        error_of(s.get(&format!("/p/{id}/{token}/raw")).await).await,
+        (415, "unsupported".into())
+    );
+
+    let (id, token) = ids(&s.preview_ok("big.rs").await);
+    let page = s
+        .get(&format!("/p/{id}/{token}/"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("Highlighting is off"),
+        "past the cap: plain text"
+    );
+    assert_eq!(page.matches("<span class=\"line\">").count(), 10);
+
+    let (id, token) = ids(&s.preview_ok("bad.txt").await);
+    let page = s
+        .get(&format!("/p/{id}/{token}/"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("not valid UTF-8"));
+    assert!(page.contains('\u{FFFD}'));
+
+    let body = s.preview_ok("blob.xyz").await;
+    assert_eq!(body["kind"], "other");
+    use sha2::Digest;
+    assert_eq!(
+        body["sha256"],
+        hex::encode(sha2::Sha256::digest(b"whatever"))
+    );
+}
