@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
 use super::api::create_snapshot;
@@ -117,11 +117,23 @@ impl AsRef<[u8]> for ArcBytes {
 pub async fn document(
     State(state): State<Arc<AppState>>,
     Path((id, token, path)): Path<(String, String, String)>,
+    headers: HeaderMap,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
     let scripts = state.config.preview.html_scripts;
     let relative = check_relative_path(&path, state.config.limits.relative_path_bytes)
         .map_err(|_| Error::not_found("no such file in the workspace"))?;
+    if relative == snapshot.read.relative_path
+        && headers
+            .get("sec-fetch-dest")
+            .is_some_and(|v| v.as_bytes() == b"document")
+    {
+        // Opened as a top-level page, the document's `top` would be itself, so a script
+        // could navigate the whole tab. Send people to the shell, which frames it in the
+        // sandbox; clients that send no fetch metadata still get the sandbox CSP below.
+        let up = "../".repeat(path.split('/').count());
+        return Ok(see_other(&format!("{up}preview")));
+    }
     let is_html = matches!(
         content_type(relative.file_name()),
         "text/html; charset=utf-8"
