@@ -13,6 +13,7 @@
 
 pub mod activity;
 pub mod config;
+pub mod diff;
 pub mod error;
 pub mod highlight;
 pub mod markup;
