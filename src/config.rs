@@ -86,7 +86,7 @@ impl Default for Limits {
             asset_bytes: 20 * MIB,
             other_hash_bytes: 64 * MIB,
             relative_path_bytes: 4096,
-            highlight_bytes: 256 * KIB,
+            highlight_bytes: 128 * KIB,
             // Room for the largest valid diff input (2 MiB patch) after JSON escaping, which
             // can grow a byte to six (`\u0000`).
             request_body_bytes: (13 * MIB) as usize,

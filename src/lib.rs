@@ -17,6 +17,7 @@ pub mod diff;
 pub mod error;
 pub mod highlight;
 pub mod markup;
+pub mod office;
 pub mod preview;
 pub mod server;
 pub mod time;

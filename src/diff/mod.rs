@@ -22,8 +22,10 @@ pub mod model;
 mod ops;
 pub mod options;
 pub mod patch;
+pub mod store;
 mod text;
 mod unified;
+pub mod view;
 mod words;
 
 #[cfg(test)]

@@ -67,18 +67,18 @@ fn svg_size(bytes: &[u8]) -> Option<(Option<u32>, Option<u32>)> {
     for _ in 0..64 {
         match reader.read_event_into(&mut buf).ok()? {
             Event::Start(e) | Event::Empty(e) => {
-                if e.local_name().as_ref() != b"svg" {
+                if e.local_name().as_ref() != "svg" {
                     return None;
                 }
                 let mut width = None;
                 let mut height = None;
                 let mut view_box = None;
                 for attr in e.attributes().flatten() {
-                    let value = String::from_utf8_lossy(&attr.value).into_owned();
+                    let value = attr.value.to_string();
                     match attr.key.local_name().as_ref() {
-                        b"width" => width = length(&value),
-                        b"height" => height = length(&value),
-                        b"viewBox" => view_box = Some(value),
+                        "width" => width = length(&value),
+                        "height" => height = length(&value),
+                        "viewBox" => view_box = Some(value),
                         _ => {}
                     }
                 }

@@ -1,0 +1,20 @@
+//! Word documents (`.docx`, `.docm`): a read-only viewer model and its parser.
+//!
+//! [`parse_docx`] opens the package behind the container guard and walks the main
+//! document, styles, numbering, notes, comments and headers/footers into a
+//! [`model::Document`]. The model holds no HTML; [`render_html`] turns it into a page
+//! styled by [`STYLESHEET`].
+
+pub mod model;
+pub mod render;
+
+mod drawing;
+mod fields;
+mod numbering;
+mod parse;
+mod props;
+mod styles;
+mod tables;
+
+pub use parse::{parse_docx, parse_package};
+pub use render::{render_html, RenderOptions, STYLESHEET};

@@ -1,0 +1,908 @@
+//! The DOCX viewer model: what a document says, resolved, with no HTML in it.
+//!
+//! Styles are already applied (docDefaults → `basedOn` chain → numbering → direct
+//! formatting), list labels are computed ("a.", "1.2."), merged table cells carry their
+//! spans, and images point at package parts by name (the bytes are served separately).
+//! All lengths are in points; colours are `#RRGGBB`. The model serialises to camelCase
+//! JSON for the `model.json` view.
+
+use serde::Serialize;
+
+use crate::office::{CoreProperties, ImageFormat};
+
+/// A parsed Word document.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Document {
+    /// Title, author and dates.
+    pub properties: CoreProperties,
+    /// The package declares macros (`.docm`); they are never run.
+    pub has_macros: bool,
+    /// Body content, split where section properties change.
+    pub sections: Vec<Section>,
+    /// Header and footer parts referenced by sections.
+    pub headers_footers: Vec<HeaderFooter>,
+    /// Footnotes in order of first reference.
+    pub footnotes: Vec<Note>,
+    /// Endnotes in order of first reference.
+    pub endnotes: Vec<Note>,
+    /// Comments in document order.
+    pub comments: Vec<Comment>,
+    /// Image parts the document shows, with what their headers say.
+    pub media: Vec<MediaPart>,
+    /// Different headers on even pages (`w:evenAndOddHeaders` in settings).
+    pub even_and_odd_headers: bool,
+    /// Things shown degraded (skipped embedded HTML, missing parts …), for the viewer.
+    pub warnings: Vec<String>,
+}
+
+/// A run of body content sharing one page setup.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Section {
+    /// Page size and margins.
+    pub page: PageSetup,
+    /// Headers by page kind (part names into [`Document::headers_footers`]).
+    pub headers: HeaderFooterRefs,
+    /// Footers by page kind.
+    pub footers: HeaderFooterRefs,
+    /// The first page has its own header/footer (`w:titlePg`).
+    pub title_page: bool,
+    /// How this section starts.
+    pub start: SectionStart,
+    /// Body blocks.
+    pub blocks: Vec<Block>,
+}
+
+/// Page geometry of a section, in points.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageSetup {
+    /// Page width.
+    pub width: f32,
+    /// Page height.
+    pub height: f32,
+    /// Top margin.
+    pub margin_top: f32,
+    /// Right margin.
+    pub margin_right: f32,
+    /// Bottom margin.
+    pub margin_bottom: f32,
+    /// Left margin.
+    pub margin_left: f32,
+    /// Distance from the page top to the header.
+    pub header_distance: f32,
+    /// Distance from the page bottom to the footer.
+    pub footer_distance: f32,
+    /// Text columns.
+    pub columns: u16,
+    /// Landscape orientation.
+    pub landscape: bool,
+}
+
+impl Default for PageSetup {
+    /// US Letter with one-inch margins, Word's default when a section says nothing.
+    fn default() -> Self {
+        PageSetup {
+            width: 612.0,
+            height: 792.0,
+            margin_top: 72.0,
+            margin_right: 72.0,
+            margin_bottom: 72.0,
+            margin_left: 72.0,
+            header_distance: 36.0,
+            footer_distance: 36.0,
+            columns: 1,
+            landscape: false,
+        }
+    }
+}
+
+/// How a section begins.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SectionStart {
+    /// On a new page.
+    #[default]
+    NextPage,
+    /// On the same page.
+    Continuous,
+    /// On the next even page.
+    EvenPage,
+    /// On the next odd page.
+    OddPage,
+    /// In the next column.
+    NextColumn,
+}
+
+/// Header or footer part names for each kind of page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeaderFooterRefs {
+    /// Used on most pages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+    /// Used on the first page when the section has a title page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    /// Used on even pages when the document has even-and-odd headers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub even: Option<String>,
+}
+
+/// The content of one header or footer part.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeaderFooter {
+    /// The part name, referenced from [`HeaderFooterRefs`].
+    pub part: String,
+    /// Whether this is a footer.
+    pub is_footer: bool,
+    /// Content.
+    pub blocks: Vec<Block>,
+}
+
+/// A footnote or an endnote.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Note {
+    /// The `w:id` markup refers to.
+    pub id: String,
+    /// The computed mark ("1", "ii"); empty for a custom mark.
+    pub label: String,
+    /// Content.
+    pub blocks: Vec<Block>,
+}
+
+/// A comment.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Comment {
+    /// The `w:id` markers refer to.
+    pub id: String,
+    /// Author name.
+    pub author: String,
+    /// Author initials.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initials: Option<String>,
+    /// Date as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// Content.
+    pub blocks: Vec<Block>,
+}
+
+/// An image part shown by the document.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MediaPart {
+    /// The part name (serve its bytes by this name).
+    pub part: String,
+    /// Format from magic bytes, if recognised.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<ImageFormat>,
+    /// Pixel size from the header, for raster formats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pixels: Option<(u32, u32)>,
+    /// Whether a browser can show it (PNG, JPEG, GIF, BMP, WebP); others are placeholders.
+    pub displayable: bool,
+}
+
+/// Block-level content.
+// Paragraphs are by far the most common block, so boxing them to shrink the enum would
+// add an allocation per paragraph and save nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Block {
+    /// A paragraph.
+    Paragraph(Paragraph),
+    /// A table.
+    Table(Table),
+    /// Content that is deliberately not shown (embedded HTML via `altChunk` …).
+    Placeholder(Placeholder),
+}
+
+/// Something shown as a labelled box instead of its content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Placeholder {
+    /// What it stands for, e.g. "altChunk", "chart", "diagram".
+    pub kind: String,
+    /// Human text for the box.
+    pub label: String,
+}
+
+/// A paragraph with resolved properties.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Paragraph {
+    /// The paragraph style id, if any (the default style when none is given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub style_id: Option<String>,
+    /// Heading level 1–9, from the outline level or a "heading N" style.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heading_level: Option<u8>,
+    /// Resolved layout properties.
+    pub format: ParagraphFormat,
+    /// The list label, when the paragraph is numbered or bulleted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub list: Option<ListLabel>,
+    /// Formatting of the paragraph mark (applies to the list label and empty paragraphs).
+    pub mark_format: RunFormat,
+    /// Content.
+    pub inlines: Vec<Inline>,
+}
+
+/// Resolved paragraph layout. Lengths in points.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParagraphFormat {
+    /// Horizontal alignment.
+    pub align: Align,
+    /// Left (start) indent.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub indent_left: f32,
+    /// Right (end) indent.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub indent_right: f32,
+    /// First-line indent; negative for a hanging indent.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub indent_first_line: f32,
+    /// Space before.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub space_before: f32,
+    /// Space after.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub space_after: f32,
+    /// Line spacing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_spacing: Option<LineSpacing>,
+    /// Start on a new page.
+    #[serde(skip_serializing_if = "is_false")]
+    pub page_break_before: bool,
+    /// Keep with the next paragraph.
+    #[serde(skip_serializing_if = "is_false")]
+    pub keep_next: bool,
+    /// Right-to-left paragraph.
+    #[serde(skip_serializing_if = "is_false")]
+    pub bidi: bool,
+    /// Background fill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shading: Option<String>,
+    /// Paragraph borders.
+    #[serde(skip_serializing_if = "Borders::is_empty")]
+    pub borders: Borders,
+    /// Custom tab stops (positions in points from the left indent's origin).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tabs: Vec<TabStop>,
+}
+
+/// Horizontal alignment of a paragraph.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Align {
+    /// Start (left in left-to-right text).
+    #[default]
+    Left,
+    /// Centred.
+    Center,
+    /// End (right in left-to-right text).
+    Right,
+    /// Justified.
+    Justify,
+    /// Justified including the last line (`distribute`).
+    Distribute,
+}
+
+/// Line spacing of a paragraph.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "rule", content = "value", rename_all = "camelCase")]
+pub enum LineSpacing {
+    /// A multiple of single spacing (1.0 = single).
+    Multiple(f32),
+    /// At least this many points.
+    AtLeast(f32),
+    /// Exactly this many points.
+    Exact(f32),
+}
+
+/// A tab stop.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TabStop {
+    /// Position in points.
+    pub position: f32,
+    /// Alignment: left, center, right, decimal, bar.
+    pub align: String,
+    /// Leader: none, dot, hyphen, underscore …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader: Option<String>,
+}
+
+/// The computed label of a list paragraph.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListLabel {
+    /// The numbering instance (`w:numId`).
+    pub num_id: String,
+    /// Level 0–8.
+    pub level: u8,
+    /// The label text as shown ("a.", "1.2.", "•").
+    pub text: String,
+    /// Whether the level is a bullet.
+    pub bullet: bool,
+    /// The number format of the level (decimal, lowerLetter, bullet …).
+    pub format: String,
+    /// What follows the label: tab, space or nothing.
+    pub suffix: ListSuffix,
+    /// Font of the label, when the level sets one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font: Option<String>,
+}
+
+/// What separates a list label from the text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ListSuffix {
+    /// A tab (Word's default).
+    #[default]
+    Tab,
+    /// A space.
+    Space,
+    /// Nothing.
+    Nothing,
+}
+
+/// Resolved character formatting. Absent fields mean "as the surrounding text".
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunFormat {
+    /// Bold.
+    #[serde(skip_serializing_if = "is_false")]
+    pub bold: bool,
+    /// Italic.
+    #[serde(skip_serializing_if = "is_false")]
+    pub italic: bool,
+    /// Underline style (single, double, dotted, wave …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub underline: Option<String>,
+    /// Single strikethrough.
+    #[serde(skip_serializing_if = "is_false")]
+    pub strike: bool,
+    /// Double strikethrough.
+    #[serde(skip_serializing_if = "is_false")]
+    pub double_strike: bool,
+    /// Text colour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// Font size in points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<f32>,
+    /// Font family.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font: Option<String>,
+    /// Highlight colour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub highlight: Option<String>,
+    /// Character shading (background fill).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shading: Option<String>,
+    /// Superscript or subscript.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vertical_align: Option<VerticalAlign>,
+    /// All capitals.
+    #[serde(skip_serializing_if = "is_false")]
+    pub caps: bool,
+    /// Small capitals.
+    #[serde(skip_serializing_if = "is_false")]
+    pub small_caps: bool,
+    /// Hidden text (`w:vanish`); kept in the model, a viewer may dim or hide it.
+    #[serde(skip_serializing_if = "is_false")]
+    pub hidden: bool,
+    /// Character spacing adjustment in points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spacing: Option<f32>,
+    /// Right-to-left run.
+    #[serde(skip_serializing_if = "is_false")]
+    pub rtl: bool,
+}
+
+/// Superscript or subscript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum VerticalAlign {
+    /// Raised.
+    Superscript,
+    /// Lowered.
+    Subscript,
+}
+
+/// Inline content of a paragraph.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Inline {
+    /// Text with its formatting.
+    Text {
+        /// The characters.
+        text: String,
+        /// Formatting.
+        format: RunFormat,
+    },
+    /// A tab character.
+    Tab,
+    /// A line, page or column break.
+    Break {
+        /// Which break.
+        kind: BreakKind,
+    },
+    /// A symbol from a symbol font (`w:sym`).
+    Symbol {
+        /// The font named by the document.
+        font: String,
+        /// The code point as written (often in the private-use area).
+        code: u32,
+        /// A Unicode rendering of it.
+        text: String,
+        /// Formatting.
+        format: RunFormat,
+    },
+    /// A picture.
+    Image(Image),
+    /// A text box with its own blocks.
+    TextBox(TextBox),
+    /// Something shown as a labelled box (chart, diagram, embedded object).
+    Placeholder(Placeholder),
+    /// A hyperlink around inlines.
+    Hyperlink {
+        /// Where it leads.
+        target: LinkTarget,
+        /// Tooltip.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tooltip: Option<String>,
+        /// Linked content.
+        children: Vec<Inline>,
+    },
+    /// A field whose result is shown (`PAGE`, `DATE`, `REF` …).
+    Field {
+        /// The field instruction as written.
+        instruction: String,
+        /// The shown result.
+        children: Vec<Inline>,
+    },
+    /// A tracked insertion.
+    Inserted {
+        /// Who and when.
+        revision: Revision,
+        /// Inserted content.
+        children: Vec<Inline>,
+    },
+    /// A tracked deletion (its text is still in the model).
+    Deleted {
+        /// Who and when.
+        revision: Revision,
+        /// Deleted content.
+        children: Vec<Inline>,
+    },
+    /// A reference to a footnote or endnote.
+    NoteReference {
+        /// Footnote or endnote.
+        kind: NoteKind,
+        /// The note id.
+        id: String,
+        /// The computed mark.
+        label: String,
+        /// Formatting.
+        format: RunFormat,
+    },
+    /// The mark at the start of a note's own text (`w:footnoteRef`).
+    NoteMark {
+        /// Footnote or endnote.
+        kind: NoteKind,
+        /// Formatting.
+        format: RunFormat,
+    },
+    /// Start, end or reference mark of a comment.
+    CommentMark {
+        /// The comment id.
+        id: String,
+        /// Which mark.
+        mark: CommentMarkKind,
+    },
+    /// A bookmark target for internal links.
+    Bookmark {
+        /// The bookmark name.
+        name: String,
+    },
+}
+
+/// Which break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BreakKind {
+    /// A line break.
+    Line,
+    /// A page break.
+    Page,
+    /// A column break.
+    Column,
+}
+
+/// Footnote or endnote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum NoteKind {
+    /// A footnote.
+    Footnote,
+    /// An endnote.
+    Endnote,
+}
+
+/// Comment marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CommentMarkKind {
+    /// The commented range starts.
+    Start,
+    /// The commented range ends.
+    End,
+    /// The comment's anchor mark.
+    Reference,
+}
+
+/// Author and date of a tracked change.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Revision {
+    /// Author.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// Date as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+}
+
+/// Where a hyperlink leads. Viewers only follow http, https and mailto URLs and
+/// internal anchors; anything else is shown as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum LinkTarget {
+    /// An external URL (from a relationship or a `HYPERLINK` field), with an optional
+    /// fragment appended.
+    External {
+        /// The URL as written.
+        url: String,
+    },
+    /// A bookmark in this document.
+    Internal {
+        /// The bookmark name.
+        anchor: String,
+    },
+}
+
+/// A picture.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Image {
+    /// Where the pixels come from.
+    pub source: ImageSource,
+    /// Displayed width in points.
+    pub width: f32,
+    /// Displayed height in points.
+    pub height: f32,
+    /// Alternative text (description, else title, else name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alt: Option<String>,
+    /// Anchoring, for floating pictures; `None` for inline ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
+}
+
+/// Where an image comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ImageSource {
+    /// A part of the package, listed in [`Document::media`].
+    Part {
+        /// The part name.
+        part: String,
+    },
+    /// A linked file or URL; never fetched, shown as a placeholder naming it.
+    External {
+        /// The link as written.
+        url: String,
+    },
+    /// The relationship or part is missing or unusable.
+    Missing {
+        /// What the document pointed at.
+        target: String,
+    },
+}
+
+/// How a floating object is placed. Offsets in points.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Anchor {
+    /// Horizontal alignment (left, center, right …) when given instead of an offset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub align_h: Option<String>,
+    /// Horizontal offset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset_h: Option<f32>,
+    /// What the horizontal position is relative to (column, page, margin …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative_h: Option<String>,
+    /// Vertical alignment when given instead of an offset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub align_v: Option<String>,
+    /// Vertical offset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset_v: Option<f32>,
+    /// What the vertical position is relative to (paragraph, page, margin …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative_v: Option<String>,
+    /// Text wrapping: square, tight, through, topAndBottom, none.
+    pub wrap: String,
+    /// Drawn behind the text.
+    #[serde(skip_serializing_if = "is_false")]
+    pub behind_text: bool,
+}
+
+/// A text box (DrawingML `wps:txbx` or VML `v:textbox`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextBox {
+    /// Width in points, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<f32>,
+    /// Height in points, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<f32>,
+    /// Anchoring, for floating boxes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
+    /// Content.
+    pub blocks: Vec<Block>,
+}
+
+/// A table.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Table {
+    /// The table style id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub style_id: Option<String>,
+    /// Grid column widths in points.
+    pub columns: Vec<f32>,
+    /// Preferred width.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<Width>,
+    /// Alignment of the table on the page.
+    pub align: Align,
+    /// Indent from the leading margin.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub indent: f32,
+    /// Fixed layout (`w:tblLayout type="fixed"`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub fixed_layout: bool,
+    /// Table borders (outer and inside lines).
+    pub borders: Borders,
+    /// Default cell padding.
+    pub cell_margins: Margins,
+    /// Rows.
+    pub rows: Vec<TableRow>,
+}
+
+/// A table row.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TableRow {
+    /// Height, when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<f32>,
+    /// The height is exact rather than a minimum.
+    #[serde(skip_serializing_if = "is_false")]
+    pub exact_height: bool,
+    /// Repeats as a header row.
+    #[serde(skip_serializing_if = "is_false")]
+    pub header: bool,
+    /// Empty grid columns before the first cell.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub grid_before: u32,
+    /// Empty grid columns after the last cell.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub grid_after: u32,
+    /// The row is a tracked insertion or deletion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<RowRevision>,
+    /// Cells.
+    pub cells: Vec<TableCell>,
+}
+
+/// A tracked change on a whole row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RowRevision {
+    /// Inserted (else deleted).
+    pub inserted: bool,
+    /// Who and when.
+    pub revision: Revision,
+}
+
+/// A table cell.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TableCell {
+    /// Grid columns spanned (`w:gridSpan`).
+    pub col_span: u32,
+    /// Rows spanned, computed from `w:vMerge`; 1 for an unmerged cell.
+    pub row_span: u32,
+    /// This cell continues a vertical merge from above: it is covered by the cell that
+    /// starts the merge. Its content (usually empty) is kept.
+    #[serde(skip_serializing_if = "is_false")]
+    pub merged_continuation: bool,
+    /// Preferred width.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<Width>,
+    /// Background fill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shading: Option<String>,
+    /// Vertical alignment: top, center, bottom.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub v_align: Option<String>,
+    /// Cell borders (override the table's).
+    #[serde(skip_serializing_if = "Borders::is_empty")]
+    pub borders: Borders,
+    /// Cell padding overrides.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margins: Option<Margins>,
+    /// Content.
+    pub blocks: Vec<Block>,
+}
+
+/// A preferred width.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "unit", content = "value", rename_all = "camelCase")]
+pub enum Width {
+    /// Points.
+    Points(f32),
+    /// Percent of the available width.
+    Percent(f32),
+    /// Automatic.
+    Auto,
+}
+
+/// Padding, in points.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Margins {
+    /// Top.
+    pub top: f32,
+    /// Right.
+    pub right: f32,
+    /// Bottom.
+    pub bottom: f32,
+    /// Left.
+    pub left: f32,
+}
+
+/// A set of border lines; absent sides have none.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Borders {
+    /// Top.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top: Option<Border>,
+    /// Right (end).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub right: Option<Border>,
+    /// Bottom.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bottom: Option<Border>,
+    /// Left (start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left: Option<Border>,
+    /// Between rows (tables) or between paragraphs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inside_h: Option<Border>,
+    /// Between columns (tables).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inside_v: Option<Border>,
+}
+
+impl Borders {
+    /// Whether no side has a line.
+    pub fn is_empty(&self) -> bool {
+        self.top.is_none()
+            && self.right.is_none()
+            && self.bottom.is_none()
+            && self.left.is_none()
+            && self.inside_h.is_none()
+            && self.inside_v.is_none()
+    }
+}
+
+/// One border line. `style` "none" means explicitly no line (it overrides an inherited one).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Border {
+    /// Line style: single, double, dotted, dashed, none …
+    pub style: &'static str,
+    /// Width in points.
+    pub width: f32,
+    /// Colour; `None` for automatic (black).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(v: &f32) -> bool {
+    *v == 0.0
+}
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+
+impl Document {
+    /// All text of the body in reading order (sections, tables, text boxes, links,
+    /// fields, insertions and deletions), paragraphs separated by newlines. Used by
+    /// tests and search; not a rendering.
+    pub fn body_text(&self) -> String {
+        let mut out = String::new();
+        for section in &self.sections {
+            blocks_text(&section.blocks, &mut out);
+        }
+        out
+    }
+}
+
+/// Appends the text of `blocks` to `out`.
+pub fn blocks_text(blocks: &[Block], out: &mut String) {
+    for block in blocks {
+        match block {
+            Block::Paragraph(p) => {
+                if let Some(list) = &p.list {
+                    out.push_str(&list.text);
+                    out.push(' ');
+                }
+                inlines_text(&p.inlines, out);
+                out.push('\n');
+            }
+            Block::Table(t) => {
+                for row in &t.rows {
+                    for cell in &row.cells {
+                        blocks_text(&cell.blocks, out);
+                    }
+                }
+            }
+            Block::Placeholder(_) => {}
+        }
+    }
+}
+
+/// Appends the text of `inlines` to `out`.
+pub fn inlines_text(inlines: &[Inline], out: &mut String) {
+    for inline in inlines {
+        match inline {
+            Inline::Text { text, .. } => out.push_str(text),
+            Inline::Symbol { text, .. } => out.push_str(text),
+            Inline::Tab => out.push('\t'),
+            Inline::Break { .. } => out.push('\n'),
+            Inline::TextBox(b) => blocks_text(&b.blocks, out),
+            Inline::Hyperlink { children, .. }
+            | Inline::Field { children, .. }
+            | Inline::Inserted { children, .. }
+            | Inline::Deleted { children, .. } => inlines_text(children, out),
+            Inline::NoteReference { label, .. } => out.push_str(label),
+            Inline::Image(_)
+            | Inline::Placeholder(_)
+            | Inline::NoteMark { .. }
+            | Inline::CommentMark { .. }
+            | Inline::Bookmark { .. } => {}
+        }
+    }
+}

@@ -1,0 +1,522 @@
+//! Partial paragraph and run properties (`w:pPr`, `w:rPr`) and how they stack.
+//!
+//! Word resolves formatting by layering: document defaults, then the style chain, then
+//! numbering, then direct formatting. Each layer sets only some properties, so the partial
+//! forms here keep `Option`s; [`PPr::overlay`]/[`RPr::overlay`] put one layer on top of
+//! another and [`RPr::apply`] writes the result into the model's [`RunFormat`].
+
+use crate::office::xml::Element;
+use crate::office::Ns;
+
+use super::model::{
+    Align, Border, Borders, LineSpacing, ListSuffix, RunFormat, TabStop, VerticalAlign,
+};
+
+/// Twentieths of a point (twips) to points.
+pub(crate) fn twips(v: &str) -> Option<f32> {
+    number(v).map(|n| n / 20.0)
+}
+
+/// English Metric Units to points.
+pub(crate) fn emu(v: &str) -> Option<f32> {
+    number(v).map(|n| n / 12_700.0)
+}
+
+/// A decimal number; Word sometimes writes fractional values where integers are due.
+pub(crate) fn number(v: &str) -> Option<f32> {
+    let n: f32 = v.trim().parse().ok()?;
+    n.is_finite().then_some(n)
+}
+
+/// The `w:val` attribute.
+pub(crate) fn val(el: Element<'_>) -> Option<&str> {
+    el.attr(Ns::W, "val")
+}
+
+/// An on/off property: present without `w:val`, or with a true value, means on.
+pub(crate) fn on_off(el: Element<'_>) -> bool {
+    !matches!(val(el), Some("0" | "false" | "off" | "none"))
+}
+
+/// A hex colour as `#RRGGBB`; `None` for `auto` and anything malformed.
+pub(crate) fn hex_color(v: &str) -> Option<String> {
+    let v = v.trim();
+    if v.len() == 6 && v.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Some(format!("#{}", v.to_ascii_uppercase()))
+    } else {
+        None
+    }
+}
+
+/// The CSS colour of a `w:highlight` name.
+pub(crate) fn highlight_color(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "yellow" => "#FFFF00",
+        "green" => "#00FF00",
+        "cyan" => "#00FFFF",
+        "magenta" => "#FF00FF",
+        "blue" => "#0000FF",
+        "red" => "#FF0000",
+        "darkBlue" => "#000080",
+        "darkCyan" => "#008080",
+        "darkGreen" => "#008000",
+        "darkMagenta" => "#800080",
+        "darkRed" => "#800000",
+        "darkYellow" => "#808000",
+        "darkGray" => "#808080",
+        "lightGray" => "#C0C0C0",
+        "black" => "#000000",
+        "white" => "#FFFFFF",
+        _ => return None,
+    })
+}
+
+/// The fill of a `w:shd`: `Some(None)` for an explicit "no fill".
+pub(crate) fn shading(el: Element<'_>) -> Option<Option<String>> {
+    let pattern = val(el).unwrap_or("clear");
+    if pattern == "nil" {
+        return Some(None);
+    }
+    // A solid pattern shows the pattern colour, not the fill.
+    if pattern == "solid" {
+        if let Some(c) = el.attr(Ns::W, "color").and_then(hex_color) {
+            return Some(Some(c));
+        }
+    }
+    el.attr(Ns::W, "fill").map(hex_color)
+}
+
+/// A border line (`w:top`, `w:insideH` …); sizes are in eighths of a point.
+pub(crate) fn border(el: Element<'_>) -> Border {
+    let style = border_style(val(el).unwrap_or("single"));
+    let width = el
+        .attr(Ns::W, "sz")
+        .and_then(number)
+        .map(|s| s / 8.0)
+        .unwrap_or(0.5);
+    Border {
+        style,
+        width,
+        color: el.attr(Ns::W, "color").and_then(hex_color),
+    }
+}
+
+/// The border styles a viewer distinguishes; art borders and rarer line styles draw as
+/// the nearest plain line.
+fn border_style(v: &str) -> &'static str {
+    match v {
+        "nil" | "none" => "none",
+        "double" | "triple" | "thinThickSmallGap" | "thickThinSmallGap" | "thinThickMediumGap"
+        | "thickThinMediumGap" | "thinThickLargeGap" | "thickThinLargeGap" | "doubleWave" => {
+            "double"
+        }
+        "dotted" => "dotted",
+        "dashed" | "dashSmallGap" | "dotDash" | "dotDotDash" | "dashDotStroked" => "dashed",
+        "thick" => "thick",
+        "wave" => "wave",
+        "inset" | "threeDEngrave" => "inset",
+        "outset" | "threeDEmboss" => "outset",
+        _ => "single",
+    }
+}
+
+/// Reads the sides of a border container (`w:pBdr`, `w:tblBorders`, `w:tcBorders`).
+pub(crate) fn borders(el: Element<'_>) -> Borders {
+    let mut b = Borders::default();
+    for side in el.elements() {
+        if side.ns() != Ns::W {
+            continue;
+        }
+        let line = Some(border(side));
+        match side.name() {
+            "top" => b.top = line,
+            "bottom" => b.bottom = line,
+            "left" | "start" => b.left = line,
+            "right" | "end" => b.right = line,
+            "insideH" | "between" => b.inside_h = line,
+            "insideV" => b.inside_v = line,
+            _ => {}
+        }
+    }
+    b
+}
+
+/// Puts the sides set in `top` over `base`.
+pub(crate) fn overlay_borders(base: &mut Borders, top: &Borders) {
+    for (b, t) in [
+        (&mut base.top, &top.top),
+        (&mut base.right, &top.right),
+        (&mut base.bottom, &top.bottom),
+        (&mut base.left, &top.left),
+        (&mut base.inside_h, &top.inside_h),
+        (&mut base.inside_v, &top.inside_v),
+    ] {
+        if t.is_some() {
+            b.clone_from(t);
+        }
+    }
+}
+
+/// A reference to a numbering instance and level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct NumRef {
+    /// `w:numId`; "0" removes numbering.
+    pub num_id: Option<String>,
+    /// `w:ilvl`.
+    pub level: Option<u8>,
+}
+
+/// Partial paragraph properties.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PPr {
+    pub style: Option<String>,
+    pub align: Option<Align>,
+    pub indent_left: Option<f32>,
+    pub indent_right: Option<f32>,
+    pub indent_first_line: Option<f32>,
+    pub space_before: Option<f32>,
+    pub space_after: Option<f32>,
+    pub line_spacing: Option<LineSpacing>,
+    pub page_break_before: Option<bool>,
+    pub keep_next: Option<bool>,
+    pub bidi: Option<bool>,
+    pub shading: Option<Option<String>>,
+    pub borders: Borders,
+    pub tabs: Vec<TabStop>,
+    pub cleared_tabs: Vec<f32>,
+    pub num: Option<NumRef>,
+    pub outline_level: Option<u8>,
+    /// Run properties of the paragraph mark (`w:pPr/w:rPr`).
+    pub mark: RPr,
+}
+
+impl PPr {
+    /// Reads a `w:pPr` element (or the `w:pPr` of a style or numbering level).
+    pub fn from_xml(el: Element<'_>) -> PPr {
+        let mut p = PPr::default();
+        for c in el.elements() {
+            if c.ns() != Ns::W {
+                continue;
+            }
+            match c.name() {
+                "pStyle" => p.style = val(c).map(str::to_owned),
+                "jc" => {
+                    p.align = match val(c) {
+                        Some("center") => Some(Align::Center),
+                        Some("right" | "end") => Some(Align::Right),
+                        Some("both" | "lowKashida" | "mediumKashida" | "highKashida") => {
+                            Some(Align::Justify)
+                        }
+                        Some("distribute" | "thaiDistribute") => Some(Align::Distribute),
+                        Some("left" | "start") => Some(Align::Left),
+                        _ => None,
+                    }
+                }
+                "ind" => {
+                    let get = |names: &[&str]| names.iter().find_map(|n| c.attr(Ns::W, n));
+                    if let Some(v) = get(&["start", "left"]).and_then(twips) {
+                        p.indent_left = Some(v);
+                    }
+                    if let Some(v) = get(&["end", "right"]).and_then(twips) {
+                        p.indent_right = Some(v);
+                    }
+                    if let Some(v) = c.attr(Ns::W, "firstLine").and_then(twips) {
+                        p.indent_first_line = Some(v);
+                    }
+                    // A hanging indent wins over a first-line indent.
+                    if let Some(v) = c.attr(Ns::W, "hanging").and_then(twips) {
+                        p.indent_first_line = Some(-v);
+                    }
+                }
+                "spacing" => {
+                    if let Some(v) = c.attr(Ns::W, "before").and_then(twips) {
+                        p.space_before = Some(v);
+                    }
+                    if let Some(v) = c.attr(Ns::W, "after").and_then(twips) {
+                        p.space_after = Some(v);
+                    }
+                    if let Some(line) = c.attr(Ns::W, "line").and_then(number) {
+                        p.line_spacing = Some(match c.attr(Ns::W, "lineRule") {
+                            Some("exact") => LineSpacing::Exact(line / 20.0),
+                            Some("atLeast") => LineSpacing::AtLeast(line / 20.0),
+                            _ => LineSpacing::Multiple(line / 240.0),
+                        });
+                    }
+                }
+                "pageBreakBefore" => p.page_break_before = Some(on_off(c)),
+                "keepNext" => p.keep_next = Some(on_off(c)),
+                "bidi" => p.bidi = Some(on_off(c)),
+                "shd" => p.shading = shading(c),
+                "pBdr" => p.borders = borders(c),
+                "tabs" => {
+                    for tab in c.children_named(Ns::W, "tab") {
+                        let Some(pos) = tab.attr(Ns::W, "pos").and_then(twips) else {
+                            continue;
+                        };
+                        match val(tab) {
+                            Some("clear") => p.cleared_tabs.push(pos),
+                            align => p.tabs.push(TabStop {
+                                position: pos,
+                                align: align.unwrap_or("left").to_owned(),
+                                leader: tab
+                                    .attr(Ns::W, "leader")
+                                    .filter(|l| *l != "none")
+                                    .map(str::to_owned),
+                            }),
+                        }
+                    }
+                }
+                "numPr" => {
+                    p.num = Some(NumRef {
+                        num_id: c.child(Ns::W, "numId").and_then(val).map(str::to_owned),
+                        level: c
+                            .child(Ns::W, "ilvl")
+                            .and_then(val)
+                            .and_then(|v| v.parse::<u8>().ok())
+                            .map(|l| l.min(8)),
+                    })
+                }
+                "outlineLvl" => {
+                    p.outline_level = val(c).and_then(|v| v.parse::<u8>().ok());
+                }
+                "rPr" => p.mark = RPr::from_xml(c),
+                _ => {}
+            }
+        }
+        p
+    }
+
+    /// Puts the properties set in `top` over `self`.
+    pub fn overlay(&mut self, top: &PPr) {
+        macro_rules! take {
+            ($($f:ident),*) => { $( if top.$f.is_some() { self.$f.clone_from(&top.$f); } )* };
+        }
+        take!(
+            style,
+            align,
+            indent_left,
+            indent_right,
+            indent_first_line,
+            space_before,
+            space_after,
+            line_spacing,
+            page_break_before,
+            keep_next,
+            bidi,
+            shading,
+            outline_level
+        );
+        if let Some(num) = &top.num {
+            // A level without an id keeps the inherited id, and the reverse.
+            let merged = match &self.num {
+                Some(base) => NumRef {
+                    num_id: num.num_id.clone().or_else(|| base.num_id.clone()),
+                    level: num.level.or(base.level),
+                },
+                None => num.clone(),
+            };
+            self.num = Some(merged);
+        }
+        overlay_borders(&mut self.borders, &top.borders);
+        self.tabs.retain(|t| {
+            !top.cleared_tabs
+                .iter()
+                .any(|c| (c - t.position).abs() < 0.5)
+        });
+        for tab in &top.tabs {
+            self.tabs
+                .retain(|t| (t.position - tab.position).abs() >= 0.5);
+            self.tabs.push(tab.clone());
+        }
+        self.mark.overlay(&top.mark);
+    }
+}
+
+/// Partial run properties.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RPr {
+    pub style: Option<String>,
+    pub bold: Option<bool>,
+    pub italic: Option<bool>,
+    pub underline: Option<Option<String>>,
+    pub strike: Option<bool>,
+    pub double_strike: Option<bool>,
+    pub color: Option<Option<String>>,
+    pub size: Option<f32>,
+    pub font: Option<FontRef>,
+    pub highlight: Option<Option<String>>,
+    pub shading: Option<Option<String>>,
+    pub vertical_align: Option<Option<VerticalAlign>>,
+    pub caps: Option<bool>,
+    pub small_caps: Option<bool>,
+    pub hidden: Option<bool>,
+    pub spacing: Option<f32>,
+    pub rtl: Option<bool>,
+}
+
+/// A font named directly or through the theme (`minorHAnsi` …).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum FontRef {
+    Named(String),
+    /// `true` for the major (heading) font, else the minor (body) font.
+    Theme {
+        major: bool,
+    },
+}
+
+impl RPr {
+    /// Reads a `w:rPr` element.
+    pub fn from_xml(el: Element<'_>) -> RPr {
+        let mut r = RPr::default();
+        for c in el.elements() {
+            if c.ns() != Ns::W {
+                continue;
+            }
+            match c.name() {
+                "rStyle" => r.style = val(c).map(str::to_owned),
+                "b" => r.bold = Some(on_off(c)),
+                "i" => r.italic = Some(on_off(c)),
+                "strike" => r.strike = Some(on_off(c)),
+                "dstrike" => r.double_strike = Some(on_off(c)),
+                "caps" => r.caps = Some(on_off(c)),
+                "smallCaps" => r.small_caps = Some(on_off(c)),
+                "vanish" => r.hidden = Some(on_off(c)),
+                "rtl" => r.rtl = Some(on_off(c)),
+                "u" => {
+                    r.underline = Some(match val(c) {
+                        None => Some("single".to_owned()),
+                        Some("none" | "0" | "false") => None,
+                        Some(style) => Some(style.to_owned()),
+                    })
+                }
+                "color" => r.color = Some(val(c).and_then(hex_color)),
+                "sz" => {
+                    if let Some(half_points) = val(c).and_then(number) {
+                        r.size = Some(half_points / 2.0);
+                    }
+                }
+                "rFonts" => {
+                    let named = ["ascii", "hAnsi", "cs", "eastAsia"]
+                        .iter()
+                        .find_map(|n| c.attr(Ns::W, n));
+                    let theme = ["asciiTheme", "hAnsiTheme"]
+                        .iter()
+                        .find_map(|n| c.attr(Ns::W, n));
+                    // A theme font wins over the literal name, as in Word.
+                    if let Some(theme) = theme {
+                        r.font = Some(FontRef::Theme {
+                            major: theme.starts_with("major"),
+                        });
+                    } else if let Some(name) = named {
+                        r.font = Some(FontRef::Named(name.to_owned()));
+                    }
+                }
+                "highlight" => {
+                    r.highlight = Some(val(c).and_then(highlight_color).map(str::to_owned))
+                }
+                "shd" => r.shading = shading(c),
+                "vertAlign" => {
+                    r.vertical_align = Some(match val(c) {
+                        Some("superscript") => Some(VerticalAlign::Superscript),
+                        Some("subscript") => Some(VerticalAlign::Subscript),
+                        _ => None,
+                    })
+                }
+                "spacing" => r.spacing = val(c).and_then(twips),
+                _ => {}
+            }
+        }
+        r
+    }
+
+    /// Puts the properties set in `top` over `self`.
+    pub fn overlay(&mut self, top: &RPr) {
+        macro_rules! take {
+            ($($f:ident),*) => { $( if top.$f.is_some() { self.$f.clone_from(&top.$f); } )* };
+        }
+        take!(
+            style,
+            bold,
+            italic,
+            underline,
+            strike,
+            double_strike,
+            color,
+            size,
+            font,
+            highlight,
+            shading,
+            vertical_align,
+            caps,
+            small_caps,
+            hidden,
+            spacing,
+            rtl
+        );
+    }
+
+    /// The resolved model formatting; theme fonts are looked up in `fonts`.
+    pub fn apply(&self, fonts: &ThemeFonts) -> RunFormat {
+        RunFormat {
+            bold: self.bold.unwrap_or(false),
+            italic: self.italic.unwrap_or(false),
+            underline: self.underline.clone().flatten(),
+            strike: self.strike.unwrap_or(false),
+            double_strike: self.double_strike.unwrap_or(false),
+            color: self.color.clone().flatten(),
+            size: self.size,
+            font: match &self.font {
+                Some(FontRef::Named(n)) => Some(n.clone()),
+                Some(FontRef::Theme { major }) => {
+                    if *major {
+                        fonts.major.clone()
+                    } else {
+                        fonts.minor.clone()
+                    }
+                }
+                None => None,
+            },
+            highlight: self.highlight.clone().flatten(),
+            shading: self.shading.clone().flatten(),
+            vertical_align: self.vertical_align.flatten(),
+            caps: self.caps.unwrap_or(false),
+            small_caps: self.small_caps.unwrap_or(false),
+            hidden: self.hidden.unwrap_or(false),
+            spacing: self.spacing.filter(|s| *s != 0.0),
+            rtl: self.rtl.unwrap_or(false),
+        }
+    }
+}
+
+/// Latin typefaces of the theme's font scheme.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ThemeFonts {
+    pub major: Option<String>,
+    pub minor: Option<String>,
+}
+
+impl ThemeFonts {
+    /// Reads `a:fontScheme` from a parsed theme part.
+    pub fn from_theme(root: Element<'_>) -> ThemeFonts {
+        let latin = |which: &str| {
+            root.find(Ns::A, which)
+                .and_then(|f| f.child(Ns::A, "latin"))
+                .and_then(|l| l.attr_local("typeface"))
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+        };
+        ThemeFonts {
+            major: latin("majorFont"),
+            minor: latin("minorFont"),
+        }
+    }
+}
+
+/// The suffix after a list label (`w:suff`).
+pub(crate) fn list_suffix(v: Option<&str>) -> ListSuffix {
+    match v {
+        Some("space") => ListSuffix::Space,
+        Some("nothing") => ListSuffix::Nothing,
+        _ => ListSuffix::Tab,
+    }
+}

@@ -1,0 +1,1299 @@
+//! [`Document`] → HTML: a pure function of the model and [`RenderOptions`].
+//!
+//! The page is semantic HTML (headings, paragraphs, tables, `ins`/`del`, links) with CSS
+//! classes from [`STYLESHEET`] and inline styles for the document's own formatting. Every
+//! text and attribute is escaped; CSS values come only from validated model fields (hex
+//! colours, numbers, font names reduced to safe characters). Links are live only for
+//! http, https and mailto URLs and for bookmarks inside the document; anything else is
+//! shown as inert text. Images point at media parts through the options and are never
+//! fetched from outside; linked (external) pictures become placeholders naming the link.
+//!
+//! Pages are frames of the section's paper size: a new frame starts at each section
+//! that starts on a new page and at explicit page breaks between top-level paragraphs.
+//! There is no line layout, so a long run of text makes a tall frame.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use super::fields::field_name;
+use super::model::{
+    Align, Block, Border, BreakKind, CommentMarkKind, Document, HeaderFooterRefs, Image,
+    ImageSource, Inline, LineSpacing, LinkTarget, ListSuffix, MediaPart, NoteKind, Paragraph,
+    RunFormat, Section, SectionStart, Table, Width,
+};
+
+/// The stylesheet the rendered HTML expects.
+pub const STYLESHEET: &str = include_str!("render.css");
+
+/// How to render a document.
+#[derive(Debug, Clone)]
+pub struct RenderOptions {
+    /// URL prefix under which media parts are served (`{prefix}{part}`, part
+    /// percent-encoded), e.g. `"media/"`.
+    pub media_prefix: String,
+    /// URLs for specific media parts (e.g. `data:` URLs for a standalone page); these win
+    /// over `media_prefix`.
+    pub media_urls: HashMap<String, String>,
+    /// Show tracked insertions and deletions marked (else the page starts with deletions
+    /// hidden; a viewer toggles the `docx-hide-revisions` class).
+    pub show_revisions: bool,
+    /// Render the comments panel.
+    pub comments: bool,
+    /// Wrap the page in a complete HTML document with the stylesheet.
+    pub standalone: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            media_prefix: "media/".to_owned(),
+            media_urls: HashMap::new(),
+            show_revisions: true,
+            comments: true,
+            standalone: false,
+        }
+    }
+}
+
+/// Renders the document to HTML.
+pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
+    let mut r = Renderer {
+        doc,
+        opts,
+        out: String::with_capacity(64 * 1024),
+        media: doc.media.iter().map(|m| (m.part.as_str(), m)).collect(),
+        comment_numbers: doc
+            .comments
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.as_str(), i + 1))
+            .collect(),
+        page: 0,
+        pages: 0,
+        note_label: None,
+    };
+    if opts.standalone {
+        r.out
+            .push_str("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
+        let title = doc.properties.title.as_deref().unwrap_or("Document");
+        esc(&mut r.out, title);
+        r.out.push_str("</title><style>");
+        r.out.push_str(STYLESHEET);
+        r.out.push_str("</style></head><body>");
+    }
+    r.document();
+    if opts.standalone {
+        r.out.push_str("</body></html>\n");
+    }
+    r.out
+}
+
+/// One page frame: a slice of a section's top-level blocks.
+struct Page<'d> {
+    section: usize,
+    /// Index of the page within its section (0 = the section's first page).
+    index_in_section: usize,
+    items: Vec<PageItem<'d>>,
+}
+
+enum PageItem<'d> {
+    Block(&'d Block),
+    /// Part of a paragraph split at a page break: the inlines in `range`.
+    Split(&'d Paragraph, std::ops::Range<usize>, bool),
+}
+
+struct Renderer<'d, 'o> {
+    doc: &'d Document,
+    opts: &'o RenderOptions,
+    out: String,
+    media: HashMap<&'d str, &'d MediaPart>,
+    comment_numbers: HashMap<&'d str, usize>,
+    /// Current page number (1-based) while rendering a frame.
+    page: usize,
+    pages: usize,
+    /// The label of the note being rendered, for its own mark.
+    note_label: Option<&'d str>,
+}
+
+impl<'d> Renderer<'d, '_> {
+    fn document(&mut self) {
+        let doc = self.doc;
+        let pages = paginate(&doc.sections);
+        self.pages = pages.len();
+        self.out.push_str("<article class=\"docx");
+        if !self.opts.show_revisions {
+            self.out.push_str(" docx-hide-revisions");
+        }
+        self.out.push('"');
+        if let Some(title) = &doc.properties.title {
+            self.out.push_str(" aria-label=\"");
+            esc(&mut self.out, title);
+            self.out.push('"');
+        }
+        self.out.push('>');
+        if !doc.warnings.is_empty() {
+            self.out
+                .push_str("<div class=\"docx-warnings\" role=\"note\"><ul>");
+            for w in &doc.warnings {
+                self.out.push_str("<li>");
+                esc(&mut self.out, w);
+                self.out.push_str("</li>");
+            }
+            self.out.push_str("</ul></div>");
+        }
+        let headers = inherited_refs(&doc.sections, |s| &s.headers);
+        let footers = inherited_refs(&doc.sections, |s| &s.footers);
+        for (n, page) in pages.iter().enumerate() {
+            self.page = n + 1;
+            let Some(section) = doc.sections.get(page.section) else {
+                continue;
+            };
+            let p = &section.page;
+            let _ = write!(
+                self.out,
+                "<section class=\"docx-page\" aria-label=\"Page {}\" style=\"--page-w:{}pt;--page-h:{}pt;--m-top:{}pt;--m-right:{}pt;--m-bottom:{}pt;--m-left:{}pt;--hdr:{}pt;--cols:{}\"{}>",
+                n + 1,
+                num(p.width),
+                num(p.height),
+                num(p.margin_top),
+                num(p.margin_right),
+                num(p.margin_bottom),
+                num(p.margin_left),
+                num(p.header_distance),
+                p.columns,
+                if p.landscape { " data-landscape" } else { "" }
+            );
+            let kind = self.page_kind(section, page);
+            if let Some(part) = pick(&headers[page.section], kind) {
+                self.header_footer(part, "header");
+            }
+            if p.columns > 1 {
+                self.out.push_str("<div class=\"docx-body docx-columns\">");
+            } else {
+                self.out.push_str("<div class=\"docx-body\">");
+            }
+            for item in &page.items {
+                match item {
+                    PageItem::Block(b) => self.block(b),
+                    PageItem::Split(p, range, first) => {
+                        let inlines = p.inlines.get(range.clone()).unwrap_or(&[]);
+                        self.paragraph(p, inlines, *first);
+                    }
+                }
+            }
+            self.out.push_str("</div>");
+            if let Some(part) = pick(&footers[page.section], kind) {
+                self.header_footer(part, "footer");
+            }
+            self.out.push_str("</section>");
+        }
+        self.page = 0;
+        self.notes(NoteKind::Footnote);
+        self.notes(NoteKind::Endnote);
+        if self.opts.comments {
+            self.comments();
+        }
+        self.out.push_str("</article>");
+    }
+
+    /// Which header/footer a page uses: 0 default, 1 first, 2 even.
+    fn page_kind(&self, section: &Section, page: &Page<'_>) -> usize {
+        if section.title_page && page.index_in_section == 0 {
+            1
+        } else if self.doc.even_and_odd_headers && self.page.is_multiple_of(2) {
+            2
+        } else {
+            0
+        }
+    }
+
+    fn header_footer(&mut self, part: &str, tag: &str) {
+        let Some(hf) = self.doc.headers_footers.iter().find(|h| h.part == part) else {
+            return;
+        };
+        let _ = write!(self.out, "<{tag} class=\"docx-{tag}\">");
+        for b in &hf.blocks {
+            self.block(b);
+        }
+        let _ = write!(self.out, "</{tag}>");
+    }
+
+    fn notes(&mut self, kind: NoteKind) {
+        let doc = self.doc;
+        let (notes, title, prefix) = match kind {
+            NoteKind::Footnote => (&doc.footnotes, "Footnotes", "fn"),
+            NoteKind::Endnote => (&doc.endnotes, "Endnotes", "en"),
+        };
+        if notes.is_empty() {
+            return;
+        }
+        let _ = write!(
+            self.out,
+            "<section class=\"docx-notes\" aria-label=\"{title}\"><h2>{title}</h2>"
+        );
+        for note in notes {
+            let id = anchor_id(&note.id);
+            let _ = write!(
+                self.out,
+                "<div class=\"docx-note\" id=\"docx-{prefix}-{id}\"><a class=\"docx-note-back\" href=\"#docx-{prefix}ref-{id}\">"
+            );
+            esc(&mut self.out, &note.label);
+            self.out.push_str("</a>");
+            self.note_label = Some(&note.label);
+            for b in &note.blocks {
+                self.block(b);
+            }
+            self.note_label = None;
+            self.out.push_str("</div>");
+        }
+        self.out.push_str("</section>");
+    }
+
+    fn comments(&mut self) {
+        let doc = self.doc;
+        if doc.comments.is_empty() {
+            return;
+        }
+        self.out
+            .push_str("<aside class=\"docx-comments\" aria-label=\"Comments\"><h2>Comments</h2>");
+        for (i, c) in doc.comments.iter().enumerate() {
+            let _ = write!(
+                self.out,
+                "<div class=\"docx-comment\" id=\"docx-comment-{}\"><div class=\"docx-comment-meta\">[{}] ",
+                anchor_id(&c.id),
+                i + 1
+            );
+            esc(&mut self.out, &c.author);
+            if let Some(date) = &c.date {
+                self.out.push_str(" · ");
+                esc(&mut self.out, date);
+            }
+            self.out.push_str("</div>");
+            for b in &c.blocks {
+                self.block(b);
+            }
+            self.out.push_str("</div>");
+        }
+        self.out.push_str("</aside>");
+    }
+
+    // ----- blocks --------------------------------------------------------------------
+
+    fn block(&mut self, block: &Block) {
+        match block {
+            Block::Paragraph(p) => self.paragraph(p, &p.inlines, true),
+            Block::Table(t) => self.table(t),
+            Block::Placeholder(p) => {
+                self.out
+                    .push_str("<div class=\"docx-placeholder\" role=\"note\">");
+                esc(&mut self.out, &p.label);
+                self.out.push_str("</div>");
+            }
+        }
+    }
+
+    /// A paragraph, or part of one (`first` is false for the part after a page break:
+    /// it carries no list label and no space before).
+    fn paragraph(&mut self, p: &Paragraph, inlines: &[Inline], first: bool) {
+        let level = p.heading_level.unwrap_or(0);
+        // A text box holds blocks, which a <p> cannot contain.
+        let tag = match level {
+            1..=6 => ["h1", "h2", "h3", "h4", "h5", "h6"][usize::from(level) - 1],
+            _ if has_text_box(inlines) => "div",
+            _ => "p",
+        };
+        let _ = write!(self.out, "<{tag} class=\"docx-p");
+        if inlines.iter().all(is_invisible) && p.list.is_none() {
+            self.out.push_str(" docx-empty");
+        }
+        if let Some(style) = &p.style_id {
+            self.out.push_str(" docx-s-");
+            self.out.push_str(&css_ident(style));
+        }
+        self.out.push('"');
+        if level > 6 {
+            let _ = write!(self.out, " role=\"heading\" aria-level=\"{level}\"");
+        }
+        if p.format.bidi {
+            self.out.push_str(" dir=\"rtl\"");
+        }
+        let mut style = String::new();
+        paragraph_style(&mut style, p, first);
+        run_style(&mut style, &p.mark_format, None);
+        if !style.is_empty() {
+            self.out.push_str(" style=\"");
+            esc(&mut self.out, &style);
+            self.out.push('"');
+        }
+        self.out.push('>');
+        if let (Some(list), true) = (&p.list, first) {
+            self.out.push_str("<span class=\"docx-list-label\"");
+            let mut label_style = String::new();
+            if let Some(font) = list.font.as_deref().and_then(css_font) {
+                let _ = write!(label_style, "font-family:{font};");
+            }
+            // The label fills the hanging indent, so the text lines up as in Word.
+            if p.format.indent_first_line < 0.0 && list.suffix == ListSuffix::Tab {
+                let _ = write!(
+                    label_style,
+                    "min-width:{}pt;",
+                    num(-p.format.indent_first_line)
+                );
+            }
+            if !label_style.is_empty() {
+                self.out.push_str(" style=\"");
+                esc(&mut self.out, &label_style);
+                self.out.push('"');
+            }
+            self.out.push('>');
+            esc(&mut self.out, &list.text);
+            self.out.push_str("</span>");
+            if list.suffix == ListSuffix::Space {
+                self.out.push(' ');
+            }
+        }
+        self.inlines(inlines, &p.mark_format);
+        let _ = write!(self.out, "</{tag}>");
+    }
+
+    fn table(&mut self, t: &Table) {
+        self.out.push_str("<table class=\"docx-table");
+        if t.fixed_layout {
+            self.out.push_str(" docx-fixed");
+        }
+        self.out.push('"');
+        let mut style = String::new();
+        match t.width {
+            Some(Width::Points(w)) if w > 0.0 => {
+                let _ = write!(style, "width:{}pt;", num(w));
+            }
+            Some(Width::Percent(p)) if p > 0.0 => {
+                let _ = write!(style, "width:{}%;", num(p.min(100.0)));
+            }
+            _ => {}
+        }
+        match t.align {
+            Align::Center => style.push_str("margin-left:auto;margin-right:auto;"),
+            Align::Right => style.push_str("margin-left:auto;"),
+            _ if t.indent != 0.0 => {
+                let _ = write!(style, "margin-left:{}pt;", num(t.indent));
+            }
+            _ => {}
+        }
+        if !style.is_empty() {
+            let _ = write!(self.out, " style=\"{style}\"");
+        }
+        self.out.push('>');
+        if !t.columns.is_empty() {
+            self.out.push_str("<colgroup>");
+            for w in &t.columns {
+                let _ = write!(self.out, "<col style=\"width:{}pt\">", num(*w));
+            }
+            self.out.push_str("</colgroup>");
+        }
+        let grid = t.columns.len() as u32;
+        let rows = t.rows.len();
+        for (r, row) in t.rows.iter().enumerate() {
+            self.out.push_str("<tr");
+            if let Some(h) = row.height.filter(|h| *h > 0.0) {
+                let prop = if row.exact_height {
+                    "height"
+                } else {
+                    "min-height"
+                };
+                // Table rows honour `height` as a minimum in CSS tables.
+                let _ = write!(self.out, " style=\"height:{}pt\" data-{prop}", num(h));
+            }
+            if let Some(rev) = &row.revision {
+                let _ = write!(
+                    self.out,
+                    " class=\"{}\"",
+                    if rev.inserted {
+                        "docx-row-ins"
+                    } else {
+                        "docx-row-del"
+                    }
+                );
+            }
+            self.out.push('>');
+            let mut col = row.grid_before;
+            for (i, cell) in row.cells.iter().enumerate() {
+                let start = col;
+                col = col.saturating_add(cell.col_span);
+                if cell.merged_continuation {
+                    continue;
+                }
+                let tag = if row.header { "th" } else { "td" };
+                let _ = write!(self.out, "<{tag}");
+                if cell.col_span > 1 {
+                    let _ = write!(self.out, " colspan=\"{}\"", cell.col_span);
+                }
+                if cell.row_span > 1 {
+                    let _ = write!(self.out, " rowspan=\"{}\"", cell.row_span);
+                }
+                let last_row = r + (cell.row_span.max(1) as usize) >= rows;
+                let last_col = col >= grid.max(1) || i + 1 == row.cells.len();
+                let mut style = String::new();
+                let side = |own: &Option<Border>,
+                            outer: &Option<Border>,
+                            inner: &Option<Border>,
+                            edge: bool| {
+                    own.clone()
+                        .or_else(|| if edge { outer.clone() } else { inner.clone() })
+                };
+                for (name, border) in [
+                    (
+                        "top",
+                        side(
+                            &cell.borders.top,
+                            &t.borders.top,
+                            &t.borders.inside_h,
+                            r == 0,
+                        ),
+                    ),
+                    (
+                        "bottom",
+                        side(
+                            &cell.borders.bottom,
+                            &t.borders.bottom,
+                            &t.borders.inside_h,
+                            last_row,
+                        ),
+                    ),
+                    (
+                        "left",
+                        side(
+                            &cell.borders.left,
+                            &t.borders.left,
+                            &t.borders.inside_v,
+                            start == 0,
+                        ),
+                    ),
+                    (
+                        "right",
+                        side(
+                            &cell.borders.right,
+                            &t.borders.right,
+                            &t.borders.inside_v,
+                            last_col,
+                        ),
+                    ),
+                ] {
+                    if let Some(b) = border {
+                        border_css(&mut style, name, &b);
+                    }
+                }
+                let m = cell.margins.unwrap_or(t.cell_margins);
+                let _ = write!(
+                    style,
+                    "padding:{}pt {}pt {}pt {}pt;",
+                    num(m.top),
+                    num(m.right),
+                    num(m.bottom),
+                    num(m.left)
+                );
+                if let Some(fill) = &cell.shading {
+                    let _ = write!(style, "background-color:{fill};");
+                }
+                if let Some(v) = cell.v_align.as_deref() {
+                    let v = match v {
+                        "center" => "middle",
+                        "bottom" => "bottom",
+                        _ => "top",
+                    };
+                    let _ = write!(style, "vertical-align:{v};");
+                }
+                if let Some(Width::Points(w)) = cell.width.filter(|_| t.columns.is_empty()) {
+                    let _ = write!(style, "width:{}pt;", num(w));
+                }
+                let _ = write!(self.out, " style=\"{style}\">");
+                for b in &cell.blocks {
+                    self.block(b);
+                }
+                // Content of cells covered by this one's vertical merge (normally empty)
+                // is shown here rather than lost.
+                for below in 1..cell.row_span as usize {
+                    if let Some(covered) = t
+                        .rows
+                        .get(r + below)
+                        .and_then(|row| covered_cell(row, start))
+                    {
+                        for b in &covered.blocks {
+                            if !is_empty_block(b) {
+                                self.block(b);
+                            }
+                        }
+                    }
+                }
+                let _ = write!(self.out, "</{tag}>");
+            }
+            self.out.push_str("</tr>");
+        }
+        self.out.push_str("</table>");
+    }
+
+    // ----- inlines -------------------------------------------------------------------
+
+    fn inlines(&mut self, inlines: &[Inline], base: &RunFormat) {
+        for inline in inlines {
+            self.inline(inline, base);
+        }
+    }
+
+    fn inline(&mut self, inline: &Inline, base: &RunFormat) {
+        match inline {
+            Inline::Text { text, format } => self.text(text, format, base),
+            Inline::Symbol { text, format, .. } => self.text(text, format, base),
+            Inline::Tab => self.out.push_str("<span class=\"docx-tab\">\t</span>"),
+            Inline::Break { kind } => match kind {
+                BreakKind::Page => self.out.push_str("<br class=\"docx-page-break\">"),
+                BreakKind::Column => self.out.push_str("<br class=\"docx-column-break\">"),
+                BreakKind::Line => self.out.push_str("<br>"),
+            },
+            Inline::Image(img) => self.image(img),
+            Inline::TextBox(b) => {
+                self.out
+                    .push_str("<span class=\"docx-textbox\" role=\"group\"");
+                let mut style = String::new();
+                if let Some(w) = b.width {
+                    let _ = write!(style, "width:{}pt;", num(w));
+                }
+                if let Some(h) = b.height {
+                    let _ = write!(style, "min-height:{}pt;", num(h));
+                }
+                if let Some(a) = &b.anchor {
+                    float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
+                }
+                if !style.is_empty() {
+                    let _ = write!(self.out, " style=\"{style}\"");
+                }
+                self.out.push('>');
+                for block in &b.blocks {
+                    self.block(block);
+                }
+                self.out.push_str("</span>");
+            }
+            Inline::Placeholder(p) => {
+                self.out
+                    .push_str("<span class=\"docx-placeholder\" role=\"img\" aria-label=\"");
+                esc(&mut self.out, &p.label);
+                self.out.push_str("\">");
+                esc(&mut self.out, &p.label);
+                self.out.push_str("</span>");
+            }
+            Inline::Hyperlink {
+                target,
+                tooltip,
+                children,
+            } => {
+                let href = match target {
+                    LinkTarget::External { url } => safe_href(url),
+                    LinkTarget::Internal { anchor } => {
+                        Some(format!("#docx-bm-{}", anchor_id(anchor)))
+                    }
+                };
+                match href {
+                    Some(href) => {
+                        self.out.push_str("<a href=\"");
+                        esc(&mut self.out, &href);
+                        self.out.push('"');
+                        if href.starts_with("http") {
+                            self.out
+                                .push_str(" rel=\"noopener noreferrer\" target=\"_blank\"");
+                        }
+                    }
+                    None => {
+                        // Not a scheme we follow: inert, the address shown on hover.
+                        self.out.push_str("<span class=\"docx-link-inert\"");
+                        if let LinkTarget::External { url } = target {
+                            self.out.push_str(" title=\"");
+                            esc(&mut self.out, url);
+                            self.out.push('"');
+                        }
+                    }
+                }
+                if let Some(tip) = tooltip {
+                    self.out.push_str(" data-tooltip=\"");
+                    esc(&mut self.out, tip);
+                    self.out.push('"');
+                }
+                self.out.push('>');
+                self.inlines(children, base);
+                let closing = if self.out_is_link(target) {
+                    "</a>"
+                } else {
+                    "</span>"
+                };
+                self.out.push_str(closing);
+            }
+            Inline::Field {
+                instruction,
+                children,
+            } => {
+                let name = field_name(instruction);
+                let page_number = match name.as_str() {
+                    "PAGE" if self.page > 0 => Some(self.page),
+                    "NUMPAGES" | "SECTIONPAGES" if self.page > 0 => Some(self.pages),
+                    _ => None,
+                };
+                match page_number {
+                    Some(n) => {
+                        let format = children.iter().find_map(|c| match c {
+                            Inline::Text { format, .. } => Some(format),
+                            _ => None,
+                        });
+                        self.text(&n.to_string(), format.unwrap_or(base), base);
+                    }
+                    None => self.inlines(children, base),
+                }
+            }
+            Inline::Inserted { revision, children } | Inline::Deleted { revision, children } => {
+                let (tag, class) = if matches!(inline, Inline::Inserted { .. }) {
+                    ("ins", "docx-ins")
+                } else {
+                    ("del", "docx-del")
+                };
+                let _ = write!(self.out, "<{tag} class=\"{class}\"");
+                let mut title = String::new();
+                if let Some(a) = &revision.author {
+                    title.push_str(a);
+                }
+                if let Some(d) = &revision.date {
+                    if !title.is_empty() {
+                        title.push_str(", ");
+                    }
+                    title.push_str(d);
+                }
+                if !title.is_empty() {
+                    self.out.push_str(" title=\"");
+                    esc(&mut self.out, &title);
+                    self.out.push('"');
+                }
+                if let Some(d) = &revision.date {
+                    self.out.push_str(" datetime=\"");
+                    esc(&mut self.out, d);
+                    self.out.push('"');
+                }
+                self.out.push('>');
+                self.inlines(children, base);
+                let _ = write!(self.out, "</{tag}>");
+            }
+            Inline::NoteReference {
+                kind, id, label, ..
+            } => {
+                let prefix = if *kind == NoteKind::Footnote {
+                    "fn"
+                } else {
+                    "en"
+                };
+                let id = anchor_id(id);
+                let _ = write!(
+                    self.out,
+                    "<sup class=\"docx-note-ref\"><a href=\"#docx-{prefix}-{id}\" id=\"docx-{prefix}ref-{id}\">"
+                );
+                esc(&mut self.out, label);
+                self.out.push_str("</a></sup>");
+            }
+            Inline::NoteMark { .. } => {
+                if let Some(label) = self.note_label {
+                    self.out.push_str("<sup class=\"docx-note-mark\">");
+                    esc(&mut self.out, label);
+                    self.out.push_str("</sup>");
+                }
+            }
+            Inline::CommentMark { id, mark } => {
+                if !self.opts.comments {
+                    return;
+                }
+                let n = self.comment_numbers.get(id.as_str()).copied();
+                match (mark, n) {
+                    (CommentMarkKind::Reference, Some(n)) => {
+                        let _ = write!(
+                            self.out,
+                            "<a class=\"docx-comment-ref\" href=\"#docx-comment-{}\">[{n}]</a>",
+                            anchor_id(id)
+                        );
+                    }
+                    (CommentMarkKind::Start, Some(_)) => {
+                        let _ = write!(
+                            self.out,
+                            "<span class=\"docx-comment-start\" data-comment=\"{}\"></span>",
+                            anchor_id(id)
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            Inline::Bookmark { name } => {
+                let _ = write!(
+                    self.out,
+                    "<a class=\"docx-bookmark\" id=\"docx-bm-{}\"></a>",
+                    anchor_id(name)
+                );
+            }
+        }
+    }
+
+    fn out_is_link(&self, target: &LinkTarget) -> bool {
+        match target {
+            LinkTarget::External { url } => safe_href(url).is_some(),
+            LinkTarget::Internal { .. } => true,
+        }
+    }
+
+    fn text(&mut self, text: &str, format: &RunFormat, base: &RunFormat) {
+        let mut style = String::new();
+        run_style(&mut style, format, Some(base));
+        let wrap = match format.vertical_align {
+            Some(super::model::VerticalAlign::Superscript) => Some("sup"),
+            Some(super::model::VerticalAlign::Subscript) => Some("sub"),
+            None => None,
+        };
+        if let Some(tag) = wrap {
+            let _ = write!(self.out, "<{tag}>");
+        }
+        let span = !style.is_empty() || format.hidden || format.rtl;
+        if span {
+            self.out.push_str("<span");
+            if format.hidden {
+                self.out.push_str(" class=\"docx-hidden\"");
+            }
+            if format.rtl {
+                self.out.push_str(" dir=\"rtl\"");
+            }
+            if !style.is_empty() {
+                self.out.push_str(" style=\"");
+                esc(&mut self.out, &style);
+                self.out.push('"');
+            }
+            self.out.push('>');
+        }
+        esc(&mut self.out, text);
+        if span {
+            self.out.push_str("</span>");
+        }
+        if let Some(tag) = wrap {
+            let _ = write!(self.out, "</{tag}>");
+        }
+    }
+
+    fn image(&mut self, img: &Image) {
+        let mut style = String::new();
+        if img.width > 0.0 && img.height > 0.0 {
+            let _ = write!(
+                style,
+                "width:{}pt;aspect-ratio:{}/{};",
+                num(img.width),
+                num(img.width),
+                num(img.height)
+            );
+        }
+        if let Some(a) = &img.anchor {
+            float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
+        }
+        let alt = img.alt.as_deref().unwrap_or("");
+        let url = match &img.source {
+            ImageSource::Part { part } => {
+                let media = self.media.get(part.as_str());
+                if media.is_some_and(|m| m.displayable) {
+                    Some(self.opts.media_urls.get(part).cloned().unwrap_or_else(|| {
+                        format!("{}{}", self.opts.media_prefix, encode_path(part))
+                    }))
+                } else {
+                    let kind = media
+                        .and_then(|m| m.format)
+                        .map(|f| format!("{f:?} image").to_uppercase())
+                        .unwrap_or_else(|| "IMAGE".to_owned());
+                    self.placeholder(&style, &format!("{kind} (not displayable)"), alt);
+                    return;
+                }
+            }
+            ImageSource::External { url } => {
+                self.placeholder(&style, &format!("Linked image not loaded: {url}"), alt);
+                return;
+            }
+            ImageSource::Missing { .. } => {
+                self.placeholder(&style, "Missing image", alt);
+                return;
+            }
+        };
+        self.out.push_str("<img src=\"");
+        esc(&mut self.out, url.as_deref().unwrap_or(""));
+        self.out.push_str("\" alt=\"");
+        esc(&mut self.out, alt);
+        self.out.push('"');
+        if !style.is_empty() {
+            self.out.push_str(" style=\"");
+            esc(&mut self.out, &style);
+            self.out.push('"');
+        }
+        self.out.push_str(" loading=\"lazy\">");
+    }
+
+    fn placeholder(&mut self, style: &str, label: &str, alt: &str) {
+        self.out
+            .push_str("<span class=\"docx-placeholder\" role=\"img\" aria-label=\"");
+        esc(&mut self.out, if alt.is_empty() { label } else { alt });
+        self.out.push('"');
+        if !style.is_empty() {
+            self.out.push_str(" style=\"");
+            esc(&mut self.out, style);
+            self.out.push('"');
+        }
+        self.out.push('>');
+        esc(&mut self.out, label);
+        self.out.push_str("</span>");
+    }
+}
+
+/// Splits sections into page frames at new-page section starts and at page breaks
+/// between (or inside) top-level paragraphs.
+fn paginate(sections: &[Section]) -> Vec<Page<'_>> {
+    let mut pages: Vec<Page<'_>> = Vec::new();
+    for (s, section) in sections.iter().enumerate() {
+        let continuous = section.start == SectionStart::Continuous && !pages.is_empty();
+        if !continuous {
+            pages.push(Page {
+                section: s,
+                index_in_section: 0,
+                items: Vec::new(),
+            });
+        }
+        let mut in_section = 0;
+        let new_page = |pages: &mut Vec<Page<'_>>, in_section: &mut usize| {
+            *in_section += 1;
+            pages.push(Page {
+                section: s,
+                index_in_section: *in_section,
+                items: Vec::new(),
+            });
+        };
+        for block in &section.blocks {
+            let Block::Paragraph(p) = block else {
+                if let Some(page) = pages.last_mut() {
+                    page.items.push(PageItem::Block(block));
+                }
+                continue;
+            };
+            let page_has_content = pages.last().is_some_and(|pg| !pg.items.is_empty());
+            if p.format.page_break_before && page_has_content {
+                new_page(&mut pages, &mut in_section);
+            }
+            let breaks: Vec<usize> = p
+                .inlines
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| {
+                    matches!(
+                        i,
+                        Inline::Break {
+                            kind: BreakKind::Page
+                        }
+                    )
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if breaks.is_empty() {
+                if let Some(page) = pages.last_mut() {
+                    page.items.push(PageItem::Block(block));
+                }
+                continue;
+            }
+            let mut start = 0;
+            for (k, &at) in breaks.iter().enumerate() {
+                if at > start || k == 0 {
+                    if let Some(page) = pages.last_mut() {
+                        page.items.push(PageItem::Split(p, start..at, k == 0));
+                    }
+                }
+                new_page(&mut pages, &mut in_section);
+                start = at + 1;
+            }
+            let rest_visible = p
+                .inlines
+                .get(start..)
+                .is_some_and(|r| !r.iter().all(is_invisible));
+            if rest_visible {
+                if let Some(page) = pages.last_mut() {
+                    page.items
+                        .push(PageItem::Split(p, start..p.inlines.len(), false));
+                }
+            }
+        }
+    }
+    pages
+}
+
+/// Header/footer references per section, inheriting from the previous section where a
+/// section names none.
+fn inherited_refs<'d>(
+    sections: &'d [Section],
+    get: impl Fn(&'d Section) -> &'d HeaderFooterRefs,
+) -> Vec<HeaderFooterRefs> {
+    let mut out: Vec<HeaderFooterRefs> = Vec::with_capacity(sections.len());
+    for s in sections {
+        let own = get(s);
+        let prev = out.last().cloned().unwrap_or_default();
+        out.push(HeaderFooterRefs {
+            default: own.default.clone().or(prev.default),
+            first: own.first.clone().or(prev.first),
+            even: own.even.clone().or(prev.even),
+        });
+    }
+    out
+}
+
+fn pick(refs: &HeaderFooterRefs, kind: usize) -> Option<&str> {
+    match kind {
+        // A title page without its own header shows none.
+        1 => refs.first.as_deref(),
+        2 => refs.even.as_deref().or(refs.default.as_deref()),
+        _ => refs.default.as_deref(),
+    }
+}
+
+/// The cell of `row` starting at grid column `start`.
+fn covered_cell(row: &super::model::TableRow, start: u32) -> Option<&super::model::TableCell> {
+    let mut col = row.grid_before;
+    for cell in &row.cells {
+        if col == start {
+            return Some(cell);
+        }
+        col = col.saturating_add(cell.col_span);
+    }
+    None
+}
+
+fn is_empty_block(b: &Block) -> bool {
+    match b {
+        Block::Paragraph(p) => p.inlines.iter().all(is_invisible),
+        _ => false,
+    }
+}
+
+/// Inlines that show nothing (marks and bookmarks).
+fn is_invisible(i: &Inline) -> bool {
+    match i {
+        Inline::Text { text, .. } => text.is_empty(),
+        Inline::Bookmark { .. } | Inline::CommentMark { .. } => true,
+        _ => false,
+    }
+}
+
+fn has_text_box(inlines: &[Inline]) -> bool {
+    inlines.iter().any(|i| match i {
+        Inline::TextBox(_) => true,
+        Inline::Hyperlink { children, .. }
+        | Inline::Field { children, .. }
+        | Inline::Inserted { children, .. }
+        | Inline::Deleted { children, .. } => has_text_box(children),
+        _ => false,
+    })
+}
+
+fn paragraph_style(s: &mut String, p: &Paragraph, first: bool) {
+    let f = &p.format;
+    match f.align {
+        Align::Left => {}
+        Align::Center => s.push_str("text-align:center;"),
+        Align::Right => s.push_str("text-align:right;"),
+        Align::Justify => s.push_str("text-align:justify;"),
+        Align::Distribute => s.push_str("text-align:justify;text-align-last:justify;"),
+    }
+    if f.indent_left != 0.0 {
+        let _ = write!(s, "margin-left:{}pt;", num(f.indent_left));
+    }
+    if f.indent_right != 0.0 {
+        let _ = write!(s, "margin-right:{}pt;", num(f.indent_right));
+    }
+    if f.indent_first_line != 0.0 && first {
+        let _ = write!(s, "text-indent:{}pt;", num(f.indent_first_line));
+    }
+    if f.space_before != 0.0 && first {
+        let _ = write!(s, "margin-top:{}pt;", num(f.space_before));
+    }
+    if f.space_after != 0.0 {
+        let _ = write!(s, "margin-bottom:{}pt;", num(f.space_after));
+    }
+    match f.line_spacing {
+        // Word's single spacing is about 1.15 of the font size in CSS terms.
+        Some(LineSpacing::Multiple(m)) if m > 0.0 => {
+            let _ = write!(s, "line-height:{};", num(m * 1.15));
+        }
+        Some(LineSpacing::Exact(pt)) | Some(LineSpacing::AtLeast(pt)) if pt > 0.0 => {
+            let _ = write!(s, "line-height:{}pt;", num(pt));
+        }
+        _ => {}
+    }
+    if let Some(fill) = &f.shading {
+        let _ = write!(s, "background-color:{fill};");
+    }
+    for (name, b) in [
+        ("top", &f.borders.top),
+        ("right", &f.borders.right),
+        ("bottom", &f.borders.bottom),
+        ("left", &f.borders.left),
+    ] {
+        if let Some(b) = b {
+            border_css(s, name, b);
+        }
+    }
+}
+
+/// Character formatting as CSS, leaving out what equals `base` (the paragraph's own).
+fn run_style(s: &mut String, f: &RunFormat, base: Option<&RunFormat>) {
+    let differs = |pick: fn(&RunFormat) -> bool| base.is_none_or(|b| pick(b) != pick(f));
+    if f.bold && differs(|r| r.bold) {
+        s.push_str("font-weight:bold;");
+    } else if !f.bold && base.is_some_and(|b| b.bold) {
+        s.push_str("font-weight:normal;");
+    }
+    if f.italic && differs(|r| r.italic) {
+        s.push_str("font-style:italic;");
+    } else if !f.italic && base.is_some_and(|b| b.italic) {
+        s.push_str("font-style:normal;");
+    }
+    let mut lines = Vec::new();
+    if let Some(u) = &f.underline {
+        lines.push("underline");
+        let style = match u.as_str() {
+            "double" => Some("double"),
+            "dotted" | "dottedHeavy" => Some("dotted"),
+            "dash" | "dashedHeavy" | "dashLong" | "dashLongHeavy" | "dotDash" | "dotDotDash" => {
+                Some("dashed")
+            }
+            "wave" | "wavyHeavy" | "wavyDouble" => Some("wavy"),
+            _ => None,
+        };
+        if let Some(style) = style {
+            let _ = write!(s, "text-decoration-style:{style};");
+        }
+    }
+    if f.strike || f.double_strike {
+        lines.push("line-through");
+        if f.double_strike {
+            s.push_str("text-decoration-style:double;");
+        }
+    }
+    let base_lines = base.is_some_and(|b| b.underline.is_some() || b.strike || b.double_strike);
+    if !lines.is_empty() {
+        let _ = write!(s, "text-decoration-line:{};", lines.join(" "));
+    } else if base_lines {
+        s.push_str("text-decoration-line:none;");
+    }
+    if f.color != base.and_then(|b| b.color.clone()) || base.is_none() {
+        if let Some(c) = &f.color {
+            let _ = write!(s, "color:{c};");
+        }
+    }
+    if let Some(size) = f.size {
+        if base.is_none_or(|b| b.size != Some(size)) {
+            let _ = write!(s, "font-size:{}pt;", num(size));
+        }
+    }
+    if let Some(font) = f.font.as_deref() {
+        if base.is_none_or(|b| b.font.as_deref() != Some(font)) {
+            if let Some(font) = css_font(font) {
+                let _ = write!(s, "font-family:{font};");
+            }
+        }
+    }
+    if let Some(bg) = f.highlight.as_ref().or(f.shading.as_ref()) {
+        if base.is_none_or(|b| b.highlight.as_ref().or(b.shading.as_ref()) != Some(bg)) {
+            let _ = write!(s, "background-color:{bg};");
+        }
+    }
+    if f.caps && differs(|r| r.caps) {
+        s.push_str("text-transform:uppercase;");
+    }
+    if f.small_caps && differs(|r| r.small_caps) {
+        s.push_str("font-variant:small-caps;");
+    }
+    if let Some(sp) = f.spacing {
+        let _ = write!(s, "letter-spacing:{}pt;", num(sp));
+    }
+}
+
+fn border_css(s: &mut String, side: &str, b: &Border) {
+    let style = match b.style {
+        "none" => {
+            let _ = write!(s, "border-{side}:none;");
+            return;
+        }
+        "double" => "double",
+        "dotted" => "dotted",
+        "dashed" => "dashed",
+        "inset" => "inset",
+        "outset" => "outset",
+        _ => "solid",
+    };
+    let width = if style == "double" {
+        (b.width * 3.0).max(2.25)
+    } else {
+        b.width.max(0.5)
+    };
+    let color = b.color.as_deref().unwrap_or("#000000");
+    let _ = write!(s, "border-{side}:{}pt {style} {color};", num(width));
+}
+
+/// Adds placement for a floating object.
+fn float_class_style(s: &mut String, align: Option<&str>, wrap: &str) {
+    if wrap == "none" || wrap == "topAndBottom" {
+        s.push_str("display:block;");
+        if align == Some("center") {
+            s.push_str("margin:6pt auto;");
+        }
+        return;
+    }
+    match align {
+        Some("right" | "outside") => s.push_str("float:right;margin:0 0 6pt 9pt;"),
+        Some("center") => s.push_str("display:block;margin:6pt auto;"),
+        _ => s.push_str("float:left;margin:0 9pt 6pt 0;"),
+    }
+}
+
+/// A number for CSS: at most two decimals, no trailing zeros, never NaN.
+fn num(v: f32) -> String {
+    // Integer arithmetic: float formatting is a measurable share of rendering time.
+    let hundredths = if v.is_finite() {
+        (f64::from(v) * 100.0).round().clamp(-1e15, 1e15) as i64
+    } else {
+        0
+    };
+    let mut s = String::with_capacity(8);
+    if hundredths < 0 {
+        s.push('-');
+    }
+    let abs = hundredths.unsigned_abs();
+    let _ = write!(s, "{}", abs / 100);
+    let frac = abs % 100;
+    if frac != 0 {
+        if frac % 10 == 0 {
+            let _ = write!(s, ".{}", frac / 10);
+        } else {
+            let _ = write!(s, ".{frac:02}");
+        }
+    }
+    s
+}
+
+/// A font name as a quoted CSS family plus a generic fallback; `None` when the name has
+/// characters that could escape the declaration.
+fn css_font(name: &str) -> Option<String> {
+    let name = name.trim();
+    let safe = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.'));
+    if !safe {
+        return None;
+    }
+    let generic = match name {
+        "Courier New" | "Consolas" | "Courier" | "Lucida Console" => "monospace",
+        "Times New Roman" | "Cambria" | "Georgia" | "Garamond" | "Book Antiqua" => "serif",
+        _ => "sans-serif",
+    };
+    Some(format!("'{name}',{generic}"))
+}
+
+/// A class-name-safe form of a style id.
+fn css_ident(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// An id-safe form of a bookmark name or note id.
+fn anchor_id(name: &str) -> String {
+    css_ident(name)
+}
+
+/// Only http, https and mailto URLs become links.
+fn safe_href(url: &str) -> Option<String> {
+    let url = url.trim();
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    let allowed = lower.starts_with("http://")
+        || lower.starts_with("https://")
+        || lower.starts_with("mailto:");
+    if !allowed || url.chars().any(|c| c.is_control()) {
+        return None;
+    }
+    Some(url.replace(' ', "%20"))
+}
+
+/// Percent-encodes a part name for a URL path (keeps `/`, unreserved characters).
+fn encode_path(part: &str) -> String {
+    let mut out = String::with_capacity(part.len());
+    for b in part.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// Appends `s` escaped for HTML text and attribute values.
+fn esc(out: &mut String, s: &str) {
+    let mut last = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let rep = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&s[last..i]);
+        out.push_str(rep);
+        last = i + 1;
+    }
+    out.push_str(&s[last..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_and_numbers() {
+        let mut s = String::new();
+        esc(&mut s, "<a href=\"x\">&'</a>");
+        assert_eq!(s, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(num(12.0), "12");
+        assert_eq!(num(12.345), "12.35");
+        assert_eq!(num(f32::NAN), "0");
+        assert_eq!(num(-0.001), "0");
+    }
+
+    #[test]
+    fn only_safe_links_and_fonts() {
+        assert_eq!(
+            safe_href(" https://a.b/c d "),
+            Some("https://a.b/c%20d".into())
+        );
+        assert_eq!(safe_href("MAILTO:x@y.z"), Some("MAILTO:x@y.z".into()));
+        assert_eq!(safe_href("javascript:alert(1)"), None);
+        assert_eq!(safe_href("file:///etc/passwd"), None);
+        assert_eq!(safe_href("data:text/html,x"), None);
+        assert_eq!(
+            css_font("Times New Roman").as_deref(),
+            Some("'Times New Roman',serif")
+        );
+        assert_eq!(css_font("x;background:url(evil)"), None);
+        assert_eq!(css_font("a'b"), None);
+        assert_eq!(
+            encode_path("word/media/a b#.png"),
+            "word/media/a%20b%23.png"
+        );
+    }
+}

@@ -1,0 +1,47 @@
+//! Every cap the Office container guard enforces, as data.
+//!
+//! The service config embeds [`OfficeLimits`]; missing fields take the defaults below, so
+//! a config file only names the limits it changes.
+
+use serde::Deserialize;
+
+const MIB: u64 = 1024 * 1024;
+
+/// Caps checked before and while inflating an Office package. Each breach is an
+/// [`OfficeError`](super::OfficeError) naming the limit.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OfficeLimits {
+    /// Most zip entries (directories included) a package may list.
+    pub max_entries: usize,
+    /// Most bytes one part may inflate to, counted while inflating.
+    pub max_part_bytes: u64,
+    /// Most bytes all parts read from one package may inflate to, together.
+    pub max_total_bytes: u64,
+    /// Largest inflated:compressed ratio allowed for parts past `ratio_threshold_bytes`.
+    pub max_compression_ratio: u64,
+    /// Parts smaller than this are exempt from the ratio check (small XML compresses well).
+    pub ratio_threshold_bytes: u64,
+    /// Deepest element nesting accepted in any XML part.
+    pub max_xml_depth: usize,
+    /// Most nodes (elements and text runs) one XML part may hold once parsed; this bounds
+    /// the memory of the parsed tree, which the byte caps alone do not.
+    pub max_xml_nodes: usize,
+    /// Largest image, in pixels (width × height), that may be handed to a decoder.
+    pub max_image_pixels: u64,
+}
+
+impl Default for OfficeLimits {
+    fn default() -> Self {
+        Self {
+            max_entries: 10_000,
+            max_part_bytes: 64 * MIB,
+            max_total_bytes: 256 * MIB,
+            max_compression_ratio: 100,
+            ratio_threshold_bytes: MIB,
+            max_xml_depth: 256,
+            max_xml_nodes: 2_000_000,
+            max_image_pixels: 50_000_000,
+        }
+    }
+}

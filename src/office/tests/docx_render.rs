@@ -1,0 +1,189 @@
+//! Rendering: every corpus document renders with all of its main-part text, in order;
+//! features come out as the HTML a viewer needs; nothing unsafe gets through.
+
+use super::support::{list_para, para, png_header, w_part, DocxFixture, DOCX_CORPUS};
+use crate::office::docx::{parse_docx, render_html, RenderOptions};
+use crate::office::{Ns, OfficeLimits, OfficePackage};
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+fn render(bytes: &[u8]) -> String {
+    let doc = parse_docx(bytes, &OfficeLimits::default()).unwrap();
+    render_html(&doc, &RenderOptions::default())
+}
+
+fn main_texts(bytes: &[u8]) -> Vec<String> {
+    let package = OfficePackage::open(bytes, &OfficeLimits::default()).unwrap();
+    let doc = package
+        .read_xml("word/document.xml", &[Ns::Wps, Ns::Wpg])
+        .unwrap();
+    doc.root()
+        .descendants()
+        .filter(|e| e.is(Ns::W, "t"))
+        .map(|e| e.text().into_owned())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+#[test]
+fn every_corpus_document_renders_all_its_text_in_order() {
+    let mut files: Vec<_> = std::fs::read_dir(DOCX_CORPUS)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "docx"))
+        .collect();
+    files.push(format!("{DOCX_CORPUS}/../../bench/report-60p.docx").into());
+    files.sort();
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let html = render(&bytes);
+        let mut cursor = 0;
+        for text in main_texts(&bytes) {
+            let text = escape(&text);
+            match html[cursor..].find(&text) {
+                Some(at) => cursor += at + text.len(),
+                None => panic!("{}: {text:?} missing after byte {cursor}", path.display()),
+            }
+        }
+        assert!(html.starts_with("<article class=\"docx\""));
+        assert!(html.contains("class=\"docx-page\""), "{}", path.display());
+        assert!(!html.contains("<script"), "{}", path.display());
+    }
+}
+
+#[test]
+fn features_render_as_semantic_html() {
+    let styles = w_part(
+        "styles",
+        r#"<w:style w:type="paragraph" w:styleId="H2"><w:name w:val="heading 2"/><w:pPr><w:outlineLvl w:val="1"/></w:pPr></w:style>"#,
+    );
+    let numbering = w_part(
+        "numbering",
+        r#"<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:start w:val="5"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+           <w:lvl w:ilvl="1"><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2."/></w:lvl>
+           <w:lvl w:ilvl="2"><w:numFmt w:val="lowerRoman"/><w:lvlText w:val="%3."/></w:lvl></w:abstractNum>
+           <w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>"#,
+    );
+    let footnotes = w_part(
+        "footnotes",
+        &format!(r#"<w:footnote w:id="1">{}</w:footnote>"#, para("Note text")),
+    );
+    let body = format!(
+        concat!(
+            r#"<w:p><w:pPr><w:pStyle w:val="H2"/></w:pPr><w:r><w:t>Heading &lt;two&gt;</w:t></w:r></w:p>"#,
+            "{}{}{}{}",
+            r#"<w:p><w:r><w:t>See</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r>"#,
+            r#"<w:ins w:author="A"><w:r><w:t>added</w:t></w:r></w:ins><w:del w:author="B"><w:r><w:delText>gone</w:delText></w:r></w:del>"#,
+            r#"<w:hyperlink r:id="rIdJs"><w:r><w:t>bad link</w:t></w:r></w:hyperlink>"#,
+            r#"<w:hyperlink r:id="rIdOk"><w:r><w:t>good link</w:t></w:r></w:hyperlink></w:p>"#,
+            r#"<w:tbl><w:tblGrid><w:gridCol w:w="1000"/><w:gridCol w:w="1000"/></w:tblGrid>"#,
+            r#"<w:tr><w:tc><w:tcPr><w:gridSpan w:val="2"/></w:tcPr><w:p><w:r><w:t>span</w:t></w:r></w:p></w:tc></w:tr>"#,
+            r#"<w:tr><w:tc><w:tcPr><w:vMerge w:val="restart"/></w:tcPr><w:p><w:r><w:t>tall</w:t></w:r></w:p></w:tc><w:tc><w:p/></w:tc></w:tr>"#,
+            r#"<w:tr><w:tc><w:tcPr><w:vMerge/></w:tcPr><w:p/></w:tc><w:tc><w:p/></w:tc></w:tr></w:tbl>"#,
+            r#"<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="127000" cy="254000"/><wp:docPr id="1" name="p" descr="dot &quot;x&quot;"/>"#,
+            r#"<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:blipFill><a:blip r:embed="rIdImg"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"#,
+        ),
+        list_para(1, 0, "five"),
+        list_para(1, 1, "letter"),
+        list_para(1, 2, "roman"),
+        list_para(1, 2, "roman2"),
+    );
+    let mut f = DocxFixture::new(&body);
+    f.styles = Some(styles);
+    f.numbering = Some(numbering);
+    f.footnotes = Some(footnotes);
+    f.rels.push((
+        "rIdJs".into(),
+        "hyperlink".into(),
+        "javascript:alert(1)".into(),
+        true,
+    ));
+    f.rels.push((
+        "rIdOk".into(),
+        "hyperlink".into(),
+        "https://example.com/?a=1&b=2".into(),
+        true,
+    ));
+    f.rels.push((
+        "rIdImg".into(),
+        "image".into(),
+        "media/dot.png".into(),
+        false,
+    ));
+    f.parts
+        .push(("word/media/dot.png".into(), png_header(2, 4)));
+    let html = render(&f.build());
+
+    assert!(
+        html.contains(r#"<h2 class="docx-p docx-s-H2">Heading &lt;two&gt;</h2>"#),
+        "{html}"
+    );
+    for label in ["5.", "a.", "i.", "ii."] {
+        assert!(
+            html.contains(&format!(r#"<span class="docx-list-label">{label}</span>"#)),
+            "label {label}"
+        );
+    }
+    assert!(html.contains(
+        r##"<sup class="docx-note-ref"><a href="#docx-fn-1" id="docx-fnref-1">1</a></sup>"##
+    ));
+    assert!(html.contains(r#"<div class="docx-note" id="docx-fn-1">"#));
+    assert!(html.contains(r#"<ins class="docx-ins" title="A">added</ins>"#));
+    assert!(html.contains(r#"<del class="docx-del" title="B">gone</del>"#));
+    // An unsafe scheme never becomes a link; the address is only shown on hover.
+    assert!(!html.contains("href=\"javascript"));
+    assert!(html
+        .contains(r#"<span class="docx-link-inert" title="javascript:alert(1)">bad link</span>"#));
+    assert!(html.contains(r#"<a href="https://example.com/?a=1&amp;b=2" rel="noopener noreferrer" target="_blank">good link</a>"#));
+    assert!(html.contains(r#"<td colspan="2""#));
+    assert!(html.contains(r#"<td rowspan="2""#));
+    assert_eq!(
+        html.matches("<td").count(),
+        4,
+        "the covered cell is not a cell"
+    );
+    assert!(html.contains(r#"<img src="media/word/media/dot.png" alt="dot &quot;x&quot;" style="width:10pt;aspect-ratio:10/20;" loading="lazy">"#), "{html}");
+}
+
+#[test]
+fn page_frames_follow_sections_and_page_breaks_and_fill_page_numbers() {
+    let mut f = DocxFixture::new(&format!(
+        concat!(
+            "{}",
+            r#"<w:p><w:r><w:t>before</w:t><w:br w:type="page"/><w:t>after</w:t></w:r></w:p>"#,
+            r#"<w:p><w:pPr><w:pageBreakBefore/></w:pPr><w:r><w:t>third</w:t></w:r></w:p>"#,
+            r#"<w:sectPr><w:footerReference w:type="default" r:id="rIdF"/><w:pgSz w:w="11906" w:h="16838"/></w:sectPr>"#
+        ),
+        para("first")
+    ));
+    f.rels
+        .push(("rIdF".into(), "footer".into(), "footer1.xml".into(), false));
+    f.parts.push((
+        "word/footer1.xml".into(),
+        w_part(
+            "ftr",
+            r#"<w:p><w:r><w:t xml:space="preserve">Page </w:t></w:r><w:fldSimple w:instr="PAGE"><w:r><w:t>1</w:t></w:r></w:fldSimple><w:r><w:t xml:space="preserve"> of </w:t></w:r><w:fldSimple w:instr="NUMPAGES"><w:r><w:t>1</w:t></w:r></w:fldSimple></w:p>"#,
+        )
+        .into_bytes(),
+    ));
+    let html = render(&f.build());
+    assert_eq!(html.matches("<section class=\"docx-page\"").count(), 3);
+    assert!(html.contains("--page-w:595.3pt;--page-h:841.9pt"));
+    for n in 1..=3 {
+        assert!(
+            html.contains(&format!("Page {n} of 3")),
+            "footer of page {n}"
+        );
+    }
+    let first = html.find("first").unwrap();
+    let before = html.find("before").unwrap();
+    let second_page = html[before..].find("docx-page").unwrap() + before;
+    let after = html.find("after").unwrap();
+    assert!(first < before && before < second_page && second_page < after);
+}

@@ -1,0 +1,9 @@
+//! Tests of the Office layer that span modules: hostile packages, the corpus walk, and
+//! (under `docx`) feature tests of the DOCX parser on small hand-built packages.
+
+mod docx_corpus;
+mod docx_features;
+mod docx_render;
+mod hostile;
+mod package_corpus;
+pub(crate) mod support;
