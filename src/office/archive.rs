@@ -4,6 +4,7 @@
 //! Header sizes are hints, never trusted: inflation counts the bytes it actually produces
 //! and stops one chunk past a limit, so a lying header costs at most one chunk.
 
+use super::bytes::{le16, le32, le64};
 use std::io::{Cursor, ErrorKind, Read};
 
 use zip::result::ZipError;
@@ -211,21 +212,4 @@ fn io_error(part: &str, e: &std::io::Error) -> OfficeError {
         format!("part {part} cannot be inflated (damaged zip): {text}")
     };
     OfficeError::new(OfficeErrorKind::DamagedZip, reason)
-}
-
-fn le16(b: &[u8], at: usize) -> Option<u16> {
-    let s = b.get(at..at + 2)?;
-    Some(u16::from_le_bytes([s[0], s[1]]))
-}
-
-fn le32(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at + 4)?;
-    Some(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-}
-
-fn le64(b: &[u8], at: usize) -> Option<u64> {
-    let s = b.get(at..at + 8)?;
-    let mut a = [0u8; 8];
-    a.copy_from_slice(s);
-    Some(u64::from_le_bytes(a))
 }

@@ -5,6 +5,7 @@
 //! and gigabytes of pixels. Only the first bytes of a part are needed, so callers read a
 //! bounded prefix (see [`HEADER_PREFIX_BYTES`]).
 
+use super::bytes::{be16, be32, le16, le32};
 use serde::Serialize;
 
 use super::error::{OfficeError, OfficeErrorKind, OfficeResult};
@@ -194,26 +195,6 @@ fn webp_size(bytes: &[u8]) -> Option<(u32, u32)> {
         }
         _ => None,
     }
-}
-
-fn be16(b: &[u8], at: usize) -> Option<u16> {
-    let s = b.get(at..at + 2)?;
-    Some(u16::from_be_bytes([s[0], s[1]]))
-}
-
-fn be32(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at + 4)?;
-    Some(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
-}
-
-fn le16(b: &[u8], at: usize) -> Option<u16> {
-    let s = b.get(at..at + 2)?;
-    Some(u16::from_le_bytes([s[0], s[1]]))
-}
-
-fn le32(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at + 4)?;
-    Some(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! into HTML.
 
 mod archive;
+mod bytes;
 pub mod cfb;
 pub mod content_types;
 pub mod core_props;

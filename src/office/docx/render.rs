@@ -12,6 +12,7 @@
 //! that starts on a new page and at explicit page breaks between top-level paragraphs.
 //! There is no line layout, so a long run of text makes a tall frame.
 
+use crate::markup::{encode_path, escape_into};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -76,7 +77,7 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         r.out
             .push_str("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
         let title = doc.properties.title.as_deref().unwrap_or("Document");
-        esc(&mut r.out, title);
+        escape_into(&mut r.out, title);
         r.out.push_str("</title><style>");
         r.out.push_str(STYLESHEET);
         r.out.push_str("</style></head><body>");
@@ -127,7 +128,7 @@ impl<'d> Renderer<'d, '_> {
         self.out.push('"');
         if let Some(title) = &doc.properties.title {
             self.out.push_str(" aria-label=\"");
-            esc(&mut self.out, title);
+            escape_into(&mut self.out, title);
             self.out.push('"');
         }
         self.out.push('>');
@@ -136,7 +137,7 @@ impl<'d> Renderer<'d, '_> {
                 .push_str("<div class=\"docx-warnings\" role=\"note\"><ul>");
             for w in &doc.warnings {
                 self.out.push_str("<li>");
-                esc(&mut self.out, w);
+                escape_into(&mut self.out, w);
                 self.out.push_str("</li>");
             }
             self.out.push_str("</ul></div>");
@@ -237,7 +238,7 @@ impl<'d> Renderer<'d, '_> {
                 self.out,
                 "<div class=\"docx-note\" id=\"docx-{prefix}-{id}\"><a class=\"docx-note-back\" href=\"#docx-{prefix}ref-{id}\">"
             );
-            esc(&mut self.out, &note.label);
+            escape_into(&mut self.out, &note.label);
             self.out.push_str("</a>");
             self.note_label = Some(&note.label);
             for b in &note.blocks {
@@ -263,10 +264,10 @@ impl<'d> Renderer<'d, '_> {
                 anchor_id(&c.id),
                 i + 1
             );
-            esc(&mut self.out, &c.author);
+            escape_into(&mut self.out, &c.author);
             if let Some(date) = &c.date {
                 self.out.push_str(" · ");
-                esc(&mut self.out, date);
+                escape_into(&mut self.out, date);
             }
             self.out.push_str("</div>");
             for b in &c.blocks {
@@ -286,7 +287,7 @@ impl<'d> Renderer<'d, '_> {
             Block::Placeholder(p) => {
                 self.out
                     .push_str("<div class=\"docx-placeholder\" role=\"note\">");
-                esc(&mut self.out, &p.label);
+                escape_into(&mut self.out, &p.label);
                 self.out.push_str("</div>");
             }
         }
@@ -322,7 +323,7 @@ impl<'d> Renderer<'d, '_> {
         run_style(&mut style, &p.mark_format, None);
         if !style.is_empty() {
             self.out.push_str(" style=\"");
-            esc(&mut self.out, &style);
+            escape_into(&mut self.out, &style);
             self.out.push('"');
         }
         self.out.push('>');
@@ -342,11 +343,11 @@ impl<'d> Renderer<'d, '_> {
             }
             if !label_style.is_empty() {
                 self.out.push_str(" style=\"");
-                esc(&mut self.out, &label_style);
+                escape_into(&mut self.out, &label_style);
                 self.out.push('"');
             }
             self.out.push('>');
-            esc(&mut self.out, &list.text);
+            escape_into(&mut self.out, &list.text);
             self.out.push_str("</span>");
             if list.suffix == ListSuffix::Space {
                 self.out.push(' ');
@@ -576,9 +577,9 @@ impl<'d> Renderer<'d, '_> {
             Inline::Placeholder(p) => {
                 self.out
                     .push_str("<span class=\"docx-placeholder\" role=\"img\" aria-label=\"");
-                esc(&mut self.out, &p.label);
+                escape_into(&mut self.out, &p.label);
                 self.out.push_str("\">");
-                esc(&mut self.out, &p.label);
+                escape_into(&mut self.out, &p.label);
                 self.out.push_str("</span>");
             }
             Inline::Hyperlink {
@@ -595,7 +596,7 @@ impl<'d> Renderer<'d, '_> {
                 match href {
                     Some(href) => {
                         self.out.push_str("<a href=\"");
-                        esc(&mut self.out, &href);
+                        escape_into(&mut self.out, &href);
                         self.out.push('"');
                         if href.starts_with("http") {
                             self.out
@@ -607,14 +608,14 @@ impl<'d> Renderer<'d, '_> {
                         self.out.push_str("<span class=\"docx-link-inert\"");
                         if let LinkTarget::External { url } = target {
                             self.out.push_str(" title=\"");
-                            esc(&mut self.out, url);
+                            escape_into(&mut self.out, url);
                             self.out.push('"');
                         }
                     }
                 }
                 if let Some(tip) = tooltip {
                     self.out.push_str(" data-tooltip=\"");
-                    esc(&mut self.out, tip);
+                    escape_into(&mut self.out, tip);
                     self.out.push('"');
                 }
                 self.out.push('>');
@@ -666,12 +667,12 @@ impl<'d> Renderer<'d, '_> {
                 }
                 if !title.is_empty() {
                     self.out.push_str(" title=\"");
-                    esc(&mut self.out, &title);
+                    escape_into(&mut self.out, &title);
                     self.out.push('"');
                 }
                 if let Some(d) = &revision.date {
                     self.out.push_str(" datetime=\"");
-                    esc(&mut self.out, d);
+                    escape_into(&mut self.out, d);
                     self.out.push('"');
                 }
                 self.out.push('>');
@@ -691,13 +692,13 @@ impl<'d> Renderer<'d, '_> {
                     self.out,
                     "<sup class=\"docx-note-ref\"><a href=\"#docx-{prefix}-{id}\" id=\"docx-{prefix}ref-{id}\">"
                 );
-                esc(&mut self.out, label);
+                escape_into(&mut self.out, label);
                 self.out.push_str("</a></sup>");
             }
             Inline::NoteMark { .. } => {
                 if let Some(label) = self.note_label {
                     self.out.push_str("<sup class=\"docx-note-mark\">");
-                    esc(&mut self.out, label);
+                    escape_into(&mut self.out, label);
                     self.out.push_str("</sup>");
                 }
             }
@@ -763,12 +764,12 @@ impl<'d> Renderer<'d, '_> {
             }
             if !style.is_empty() {
                 self.out.push_str(" style=\"");
-                esc(&mut self.out, &style);
+                escape_into(&mut self.out, &style);
                 self.out.push('"');
             }
             self.out.push('>');
         }
-        esc(&mut self.out, text);
+        escape_into(&mut self.out, text);
         if span {
             self.out.push_str("</span>");
         }
@@ -818,13 +819,13 @@ impl<'d> Renderer<'d, '_> {
             }
         };
         self.out.push_str("<img src=\"");
-        esc(&mut self.out, url.as_deref().unwrap_or(""));
+        escape_into(&mut self.out, url.as_deref().unwrap_or(""));
         self.out.push_str("\" alt=\"");
-        esc(&mut self.out, alt);
+        escape_into(&mut self.out, alt);
         self.out.push('"');
         if !style.is_empty() {
             self.out.push_str(" style=\"");
-            esc(&mut self.out, &style);
+            escape_into(&mut self.out, &style);
             self.out.push('"');
         }
         self.out.push_str(" loading=\"lazy\">");
@@ -833,15 +834,15 @@ impl<'d> Renderer<'d, '_> {
     fn placeholder(&mut self, style: &str, label: &str, alt: &str) {
         self.out
             .push_str("<span class=\"docx-placeholder\" role=\"img\" aria-label=\"");
-        esc(&mut self.out, if alt.is_empty() { label } else { alt });
+        escape_into(&mut self.out, if alt.is_empty() { label } else { alt });
         self.out.push('"');
         if !style.is_empty() {
             self.out.push_str(" style=\"");
-            esc(&mut self.out, style);
+            escape_into(&mut self.out, style);
             self.out.push('"');
         }
         self.out.push('>');
-        esc(&mut self.out, label);
+        escape_into(&mut self.out, label);
         self.out.push_str("</span>");
     }
 }
@@ -1228,38 +1229,6 @@ fn safe_href(url: &str) -> Option<String> {
     Some(url.replace(' ', "%20"))
 }
 
-/// Percent-encodes a part name for a URL path (keeps `/`, unreserved characters).
-fn encode_path(part: &str) -> String {
-    let mut out = String::with_capacity(part.len());
-    for b in part.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
-}
-
-/// Appends `s` escaped for HTML text and attribute values.
-fn esc(out: &mut String, s: &str) {
-    let mut last = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let rep = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
-            _ => continue,
-        };
-        out.push_str(&s[last..i]);
-        out.push_str(rep);
-        last = i + 1;
-    }
-    out.push_str(&s[last..]);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1267,7 +1236,7 @@ mod tests {
     #[test]
     fn escaping_and_numbers() {
         let mut s = String::new();
-        esc(&mut s, "<a href=\"x\">&'</a>");
+        escape_into(&mut s, "<a href=\"x\">&'</a>");
         assert_eq!(s, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
         assert_eq!(num(12.0), "12");
         assert_eq!(num(12.345), "12.35");

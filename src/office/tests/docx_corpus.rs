@@ -1,23 +1,9 @@
 //! Every corpus document parses, and every `w:t` of its main part reaches the model in
 //! document order.
 
-use super::support::DOCX_CORPUS;
+use super::support::{main_part_texts, DOCX_CORPUS};
 use crate::office::docx::parse_docx;
-use crate::office::{Ns, OfficeLimits, OfficePackage};
-
-/// The texts of all `w:t` elements of the main part, in document order, after markup
-/// compatibility is resolved the way the parser resolves it.
-fn main_part_texts(bytes: &[u8]) -> Vec<String> {
-    let package = OfficePackage::open(bytes, &OfficeLimits::default()).unwrap();
-    let main = package.main_part().unwrap();
-    let doc = package.read_xml(&main.name, &[Ns::Wps, Ns::Wpg]).unwrap();
-    doc.root()
-        .descendants()
-        .filter(|e| e.is(Ns::W, "t"))
-        .map(|e| e.text().into_owned())
-        .filter(|t| !t.is_empty())
-        .collect()
-}
+use crate::office::OfficeLimits;
 
 #[test]
 fn every_corpus_document_parses_without_losing_text() {

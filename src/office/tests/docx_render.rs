@@ -1,34 +1,16 @@
 //! Rendering: every corpus document renders with all of its main-part text, in order;
 //! features come out as the HTML a viewer needs; nothing unsafe gets through.
 
-use super::support::{list_para, para, png_header, w_part, DocxFixture, DOCX_CORPUS};
+use super::support::{
+    list_para, main_part_texts, para, png_header, w_part, DocxFixture, DOCX_CORPUS,
+};
+use crate::markup::escape;
 use crate::office::docx::{parse_docx, render_html, RenderOptions};
-use crate::office::{Ns, OfficeLimits, OfficePackage};
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
-}
+use crate::office::OfficeLimits;
 
 fn render(bytes: &[u8]) -> String {
     let doc = parse_docx(bytes, &OfficeLimits::default()).unwrap();
     render_html(&doc, &RenderOptions::default())
-}
-
-fn main_texts(bytes: &[u8]) -> Vec<String> {
-    let package = OfficePackage::open(bytes, &OfficeLimits::default()).unwrap();
-    let doc = package
-        .read_xml("word/document.xml", &[Ns::Wps, Ns::Wpg])
-        .unwrap();
-    doc.root()
-        .descendants()
-        .filter(|e| e.is(Ns::W, "t"))
-        .map(|e| e.text().into_owned())
-        .filter(|t| !t.is_empty())
-        .collect()
 }
 
 #[test]
@@ -44,7 +26,7 @@ fn every_corpus_document_renders_all_its_text_in_order() {
         let bytes = std::fs::read(&path).unwrap();
         let html = render(&bytes);
         let mut cursor = 0;
-        for text in main_texts(&bytes) {
+        for text in main_part_texts(&bytes) {
             let text = escape(&text);
             match html[cursor..].find(&text) {
                 Some(at) => cursor += at + text.len(),

@@ -210,3 +210,23 @@ pub(crate) fn png_header(width: u32, height: u32) -> Vec<u8> {
     b.extend_from_slice(&[8, 6, 0, 0, 0]);
     b
 }
+
+/// The texts of all `w:t` elements of the main part, in document order, after markup
+/// compatibility is resolved the way the parser resolves it.
+pub(crate) fn main_part_texts(bytes: &[u8]) -> Vec<String> {
+    let package =
+        crate::office::OfficePackage::open(bytes, &crate::office::OfficeLimits::default()).unwrap();
+    let main = package.main_part().unwrap();
+    let doc = package
+        .read_xml(
+            &main.name,
+            &[crate::office::Ns::Wps, crate::office::Ns::Wpg],
+        )
+        .unwrap();
+    doc.root()
+        .descendants()
+        .filter(|e| e.is(crate::office::Ns::W, "t"))
+        .map(|e| e.text().into_owned())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
