@@ -37,6 +37,8 @@ pub struct Config {
     pub preview: PreviewConfig,
     /// Bounded pool for blocking work (file reads, parsing, rendering).
     pub work: WorkConfig,
+    /// Diff artifacts (the `diffs` tool back end).
+    pub diffs: DiffsConfig,
 }
 
 impl Default for Config {
@@ -51,6 +53,7 @@ impl Default for Config {
             security: SecurityConfig::default(),
             preview: PreviewConfig::default(),
             work: WorkConfig::default(),
+            diffs: DiffsConfig::default(),
         }
     }
 }
@@ -190,6 +193,38 @@ impl Default for WorkConfig {
             workers: cores * 2,
             queue: 256,
             deadline_ms: 15_000,
+        }
+    }
+}
+
+/// Diff artifacts: where they live, how their URLs are built, and the tool's defaults.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiffsConfig {
+    /// Base of viewer URLs (`http(s)://host[:port][/path]`); a call's `baseUrl` wins over
+    /// it, and it wins over `public_origin`.
+    pub viewer_base_url: Option<String>,
+    /// Data directory of the artifact store (default `$TMPDIR/previewd-diffs`).
+    pub data_dir: Option<PathBuf>,
+    /// Largest artifact (all its files together), bytes.
+    pub max_artifact_bytes: u64,
+    /// fsync artifacts so they survive a power loss (atomicity does not depend on it).
+    pub fsync: bool,
+    /// Serve the diff viewer to non-loopback clients (tokenized URLs only).
+    pub allow_remote_viewer: bool,
+    /// The `diffs` tool's defaults (camelCase keys, as the tool's own config).
+    pub defaults: crate::diff::DiffDefaults,
+}
+
+impl Default for DiffsConfig {
+    fn default() -> Self {
+        DiffsConfig {
+            viewer_base_url: None,
+            data_dir: None,
+            max_artifact_bytes: crate::diff::store::DEFAULT_MAX_ARTIFACT_BYTES,
+            fsync: true,
+            allow_remote_viewer: false,
+            defaults: crate::diff::DiffDefaults::default(),
         }
     }
 }

@@ -190,15 +190,21 @@ pub async fn access(State(state): State<Arc<AppState>>, mut req: Request, next: 
     req.extensions_mut().insert(client);
     let path = req.uri().path();
     let is_diff_viewer = path.starts_with("/plugins/diffs/");
-    if client.is_local() {
-        return next.run(req).await;
-    }
-    if !security.allow_remote {
+    let remote_allowed =
+        security.allow_remote || (is_diff_viewer && state.config.diffs.allow_remote_viewer);
+    if !client.is_local() && !remote_allowed {
         return if is_diff_viewer {
             plain(StatusCode::NOT_FOUND, "Diff not found")
         } else {
             Error::not_found("not found").into_response()
         };
+    }
+    // The viewer contract checks the method before any lock-out.
+    if is_diff_viewer && req.method() != Method::GET {
+        return plain(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed");
+    }
+    if client.is_local() {
+        return next.run(req).await;
     }
     let Client::Remote(ip) = client else {
         // Remote access is on but the client cannot be identified: fail closed.

@@ -4,6 +4,7 @@
 //! graceful shutdown. Handlers stay thin: blocking work goes to the bounded [`pool::Pool`].
 
 pub mod api;
+pub mod diffs;
 pub mod guard;
 pub mod pool;
 pub mod response;
@@ -18,6 +19,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 use crate::config::Config;
+use crate::diff::store::{ArtifactStore, DiskStore, StoreConfig};
 use crate::preview::SnapshotStore;
 use crate::workspace::{Door, WorkspaceSetupError, Workspaces};
 
@@ -40,12 +42,48 @@ pub struct AppState {
     pub shell_csp: String,
     /// When the state was made.
     pub started: Instant,
+    /// Diff artifacts.
+    pub diff_store: Arc<dyn ArtifactStore>,
+    /// Base of viewer URLs when a call names none (configured viewer base, public origin,
+    /// or this server's loopback address).
+    pub diff_base_url: String,
+}
+
+impl std::fmt::Debug for dyn ArtifactStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ArtifactStore")
+    }
+}
+
+/// Why the service could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// A configured workspace is unusable.
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceSetupError),
+    /// The diff artifact store cannot be opened.
+    #[error("diff store: {0}")]
+    Store(String),
+    /// A configured URL is malformed.
+    #[error("{0}")]
+    Url(String),
 }
 
 impl AppState {
     /// Builds the state; `bound` is the address actually listened on (for default URLs).
-    pub fn new(config: Config, bound: SocketAddr) -> Result<AppState, WorkspaceSetupError> {
+    pub fn new(config: Config, bound: SocketAddr) -> Result<AppState, SetupError> {
         let workspaces = Workspaces::new(&config.workspaces, &config.workspace_parents)?;
+        let store = DiskStore::open(&StoreConfig {
+            dir: config
+                .diffs
+                .data_dir
+                .clone()
+                .unwrap_or_else(crate::diff::store::default_dir),
+            max_artifact_bytes: config.diffs.max_artifact_bytes,
+            fsync: config.diffs.fsync,
+            ..StoreConfig::default()
+        })
+        .map_err(|e| SetupError::Store(e.message()))?;
         let base_url = match &config.public_origin {
             Some(origin) => origin.trim_end_matches('/').to_string(),
             None => {
@@ -63,7 +101,14 @@ impl AppState {
             "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-src 'self'; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors {}",
             config.security.frame_ancestors
         );
+        let diff_base_url = match &config.diffs.viewer_base_url {
+            Some(url) => crate::diff::normalize_base_url(url)
+                .map_err(|e| SetupError::Url(format!("diffs.viewer_base_url: {}", e.message())))?,
+            None => base_url.clone(),
+        };
         Ok(AppState {
+            diff_store: Arc::new(store),
+            diff_base_url,
             door: Door::new(workspaces, config.limits.clone()),
             snapshots: SnapshotStore::new(config.snapshots.clone()),
             pool: pool::Pool::new(&config.work),

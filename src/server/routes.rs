@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::{api, guard, views, AppState};
+use super::{api, diffs, guard, views, AppState};
 use crate::error::Error;
 
 /// Builds the router over shared state.
@@ -25,6 +25,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/p/{id}/{token}/{view}", get(views::shell_view))
         .route("/w/{workspace}/{*path}", get(views::browse))
         .route("/static/{file}", get(views::static_file))
+        .route("/api/v1/diffs", post(diffs::create))
+        .route("/plugins/diffs/view/{id}/{token}", get(diffs::viewer))
+        .route("/plugins/diffs/assets/{name}", get(diffs::asset))
         .fallback(|| async { Error::not_found("no such route").into_response() })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed.into_response() })
         .layer(DefaultBodyLimit::max(body_limit))
@@ -42,7 +45,7 @@ async fn index() -> axum::response::Response {
         &serde_json::json!({
             "name": "previewd",
             "version": env!("CARGO_PKG_VERSION"),
-            "api": ["POST /api/v1/previews", "POST /api/v1/stat", "GET /healthz"],
+            "api": ["POST /api/v1/previews", "POST /api/v1/stat", "POST /api/v1/diffs", "GET /healthz"],
         }),
     )
 }

@@ -52,7 +52,18 @@ pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
         listen: "127.0.0.1:0".parse().unwrap(),
         ..Config::default()
     };
+    config.diffs.data_dir = Some(base_dir.join("diffs"));
     tweak(&mut config);
+    start_with(config, tmp, root, outside).await
+}
+
+/// Starts a server with a complete config (for restarts over the same data directory).
+pub async fn start_with(
+    config: Config,
+    tmp: tempfile::TempDir,
+    root: PathBuf,
+    outside: PathBuf,
+) -> TestServer {
     let listener = tokio::net::TcpListener::bind(config.listen).await.unwrap();
     let addr = listener.local_addr().unwrap();
     let state = Arc::new(AppState::new(config, addr).unwrap());
@@ -76,6 +87,17 @@ pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
 }
 
 impl TestServer {
+    /// Stops this server and starts a new one with the same config, workspace and data.
+    pub async fn restart(mut self) -> TestServer {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let mut config = self.state.config.clone();
+        config.listen = "127.0.0.1:0".parse().unwrap();
+        let tmp = std::mem::replace(&mut self._tmp, tempfile::tempdir().unwrap());
+        start_with(config, tmp, self.root.clone(), self.outside.clone()).await
+    }
+
     /// Writes a file inside the workspace (parents created).
     pub fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
         write_file(&self.root.join(rel), bytes.as_ref())

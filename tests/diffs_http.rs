@@ -1,0 +1,368 @@
+//! The `diffs` tool back end through a real listener: the contract's answers and messages,
+//! URL precedence, the viewer's access rules, lifetime and restart.
+
+mod common;
+
+use common::start;
+use serde_json::{json, Value};
+
+async fn diff(s: &common::TestServer, body: Value) -> (u16, Value) {
+    let r = s.post_json("/api/v1/diffs", &body).await;
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap())
+}
+
+fn message(body: &Value) -> &str {
+    body["error"]["message"].as_str().unwrap_or("")
+}
+
+fn path_of(url: &str) -> String {
+    let rest = url.split_once("://").unwrap().1;
+    rest[rest.find('/').unwrap()..].to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn view_mode_makes_a_viewer_artifact() {
+    let s = start(|_| {}).await;
+    let (status, body) = diff(
+        &s,
+        json!({"before": "a\nb\nc\n", "after": "a\nB\nc\n", "path": "src/x.rs", "mode": "view",
+               "context": {"agentId": "ag", "sessionId": "se", "messageChannel": "chan", "agentAccountId": "acc"}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let d = &body["details"];
+    assert_eq!(d["changed"], true);
+    assert_eq!(d["title"], "src/x.rs");
+    assert_eq!(d["inputKind"], "before_after");
+    assert_eq!(d["fileCount"], 1);
+    assert_eq!(d["mode"], "view");
+    assert_eq!(d["context"]["agentId"], "ag");
+    assert_eq!(d["context"]["agentAccountId"], "acc");
+    let id = d["artifactId"].as_str().unwrap();
+    assert_eq!(id.len(), 20);
+    let viewer_path = d["viewerPath"].as_str().unwrap();
+    assert!(viewer_path.starts_with(&format!("/plugins/diffs/view/{id}/")));
+    assert_eq!(
+        viewer_path.len(),
+        "/plugins/diffs/view/".len() + 20 + 1 + 48
+    );
+    assert_eq!(d["viewerUrl"], format!("{}{viewer_path}", s.base));
+    assert!(d["expiresAt"].as_str().unwrap().ends_with('Z'));
+    assert!(d.get("fileError").is_none());
+
+    let page = s.get(viewer_path).await;
+    assert_eq!(page.status(), 200);
+    assert_eq!(
+        page.headers()["content-security-policy"],
+        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'none'; base-uri 'none'; frame-ancestors 'self'; object-src 'none'"
+    );
+    assert_eq!(page.headers()["cache-control"], "no-store, max-age=0");
+    let html = page.text().await.unwrap();
+    assert!(html.contains("src/x.rs"));
+    assert!(html.contains("../../assets/viewer.js"));
+    for asset in ["viewer.js", "viewer-runtime.js"] {
+        let r = s.get(&format!("/plugins/diffs/assets/{asset}")).await;
+        assert_eq!(r.status(), 200);
+        assert_eq!(
+            r.headers()["content-type"],
+            "text/javascript; charset=utf-8"
+        );
+        assert!(r.text().await.unwrap().len() > 100);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn identical_input_makes_nothing() {
+    let s = start(|_| {}).await;
+    let (status, body) = diff(&s, json!({"before": "same\n", "after": "same\n"})).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["details"]["changed"], false);
+    assert_eq!(
+        body["details"]["message"],
+        "Before and after are identical — no changes to render."
+    );
+    let entries = std::fs::read_dir(s.root.parent().unwrap().join("diffs"))
+        .unwrap()
+        .count();
+    assert_eq!(entries, 0, "no artifact was made");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn contract_messages_are_exact() {
+    let s = start(|_| {}).await;
+    let cases = [
+        (
+            json!({"patch": "x", "before": "a", "after": "b"}),
+            "Provide either patch or before/after input, not both.",
+        ),
+        (
+            json!({"before": "a"}),
+            "Provide patch or both before and after text.",
+        ),
+        (json!({}), "Provide patch or both before and after text."),
+        (
+            json!({"before": "a".repeat(524_289), "after": "b"}),
+            "before exceeds maximum size (524288 bytes).",
+        ),
+        (
+            json!({"patch": "p".repeat(2_097_153)}),
+            "patch exceeds maximum size (2097152 bytes).",
+        ),
+        (
+            json!({"before": "a", "after": "b", "baseUrl": "ftp://x.example"}),
+            "baseUrl must use http or https: ftp://x.example",
+        ),
+        (
+            json!({"before": "a", "after": "b", "baseUrl": "https://x.example/?q=1"}),
+            "baseUrl must not include query/hash: https://x.example/?q=1",
+        ),
+        (
+            json!({"patch": "just some words\n"}),
+            "Patch input did not contain any file diffs.",
+        ),
+    ];
+    for (body, expected) in cases {
+        let (status, answer) = diff(&s, body).await;
+        assert_eq!(status, 400, "{answer}");
+        assert_eq!(message(&answer), expected);
+    }
+    let mut many = String::new();
+    for i in 0..129 {
+        many.push_str(&format!("--- a/f{i}\n+++ b/f{i}\n@@ -1 +1 @@\n-a\n+b\n"));
+    }
+    let (status, answer) = diff(&s, json!({"patch": many})).await;
+    assert_eq!(
+        (status, message(&answer)),
+        (400, "Patch input contains too many files (max 128).")
+    );
+    let mut long = String::from("--- a/big\n+++ b/big\n@@ -0,0 +1,120001 @@\n");
+    for _ in 0..120_001 {
+        long.push_str("+x\n");
+    }
+    let (status, answer) = diff(&s, json!({"patch": long})).await;
+    assert_eq!(
+        (status, message(&answer)),
+        (
+            400,
+            "Patch input is too large to render (max 120000 lines)."
+        )
+    );
+    // Unknown fields are refused, naming the field.
+    let (status, answer) = diff(&s, json!({"before": "a", "after": "b", "colour": "red"})).await;
+    assert_eq!(status, 400);
+    assert!(message(&answer).contains("colour"), "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn base_url_precedence() {
+    // Call baseUrl first.
+    let s = start(|c| {
+        c.diffs.viewer_base_url = Some("https://viewer.example/base/".into());
+        c.public_origin = Some("https://public.example".into());
+    })
+    .await;
+    let (_, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "view", "baseUrl": "https://call.example/p/"})).await;
+    assert!(
+        body["details"]["viewerUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://call.example/p/plugins/diffs/view/"),
+        "{body}"
+    );
+    // Then the configured viewer base.
+    let (_, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "view"})).await;
+    assert!(
+        body["details"]["viewerUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://viewer.example/base/plugins/diffs/view/"),
+        "{body}"
+    );
+    // Then the public origin.
+    let s = start(|c| c.public_origin = Some("https://public.example/".into())).await;
+    let (_, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "view"})).await;
+    assert!(
+        body["details"]["viewerUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://public.example/plugins/diffs/view/"),
+        "{body}"
+    );
+    // Then loopback with the port.
+    let s = start(|_| {}).await;
+    let (_, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "view"})).await;
+    assert!(
+        body["details"]["viewerUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!(
+                "http://127.0.0.1:{}/plugins/diffs/view/",
+                s.addr.port()
+            )),
+        "{body}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn viewer_access_rules_in_contract_order() {
+    let s = start(|c| {
+        c.diffs.allow_remote_viewer = true;
+        c.security.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    let local = |b: reqwest::RequestBuilder| b.header("x-forwarded-for", "127.0.0.1");
+    let r = local(s.http.post(format!("{}/api/v1/diffs", s.base)))
+        .json(&json!({"before": "a\n", "after": "b\n", "mode": "view"}))
+        .send()
+        .await
+        .unwrap();
+    let body: Value = r.json().await.unwrap();
+    let path = body["details"]["viewerPath"].as_str().unwrap().to_string();
+    let id = body["details"]["artifactId"].as_str().unwrap().to_string();
+
+    let remote = |b: reqwest::RequestBuilder| b.header("x-forwarded-for", "203.0.113.50");
+    // 405 before anything else that is not locality.
+    let r = local(s.http.post(format!("{}{path}", s.base)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 405);
+    assert_eq!(r.text().await.unwrap(), "Method not allowed");
+    // Malformed id / token: plain 404.
+    let r = remote(s.http.get(format!("{}/plugins/diffs/view/xyz/abc", s.base)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        (r.status().as_u16(), r.text().await.unwrap()),
+        (404, "Diff not found".into())
+    );
+    // Wrong token: not found or expired.
+    let wrong = format!("/plugins/diffs/view/{id}/{}", "0".repeat(48));
+    let r = remote(s.http.get(format!("{}{wrong}", s.base)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        (r.status().as_u16(), r.text().await.unwrap()),
+        (404, "Diff not found or expired".into())
+    );
+    // The remote viewer works with the right token.
+    let r = remote(s.http.get(format!("{}{path}", s.base)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    // 40 failures within the window lock the client out; the success above cleared the
+    // two before it.
+    for _ in 0..40 {
+        let r = remote(s.http.get(format!("{}{wrong}", s.base)))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 404);
+    }
+    let r = remote(s.http.get(format!("{}{path}", s.base)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    assert!(r.headers().contains_key("retry-after"));
+    assert_eq!(r.text().await.unwrap(), "Too Many Requests");
+    // Even locked out, a wrong method is still 405 (checked first).
+    let r = remote(s.http.delete(format!("{}{path}", s.base)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 405);
+    // HEAD equals GET.
+    let get = local(s.http.get(format!("{}{path}", s.base)))
+        .send()
+        .await
+        .unwrap();
+    let get_len = get.bytes().await.unwrap().len();
+    let head = local(s.http.head(format!("{}{path}", s.base)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        head.headers()["content-length"].to_str().unwrap(),
+        get_len.to_string()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn remote_viewers_get_nothing_by_default() {
+    let s = start(|c| c.security.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
+    let r = s
+        .http
+        .post(format!("{}/api/v1/diffs", s.base))
+        .header("x-forwarded-for", "127.0.0.1")
+        .json(&json!({"before": "a\n", "after": "b\n", "mode": "view"}))
+        .send()
+        .await
+        .unwrap();
+    let body: Value = r.json().await.unwrap();
+    let path = body["details"]["viewerPath"].as_str().unwrap().to_string();
+    let r = s
+        .http
+        .get(format!("{}{path}", s.base))
+        .header("x-forwarded-for", "198.51.100.7")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        (r.status().as_u16(), r.text().await.unwrap()),
+        (404, "Diff not found".into())
+    );
+    // A forwarding header on loopback without a trusted proxy fails closed too.
+    let s = start(|_| {}).await;
+    let (_, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "view"})).await;
+    let path = body["details"]["viewerPath"].as_str().unwrap().to_string();
+    let r = s
+        .http
+        .get(format!("{}{path}", s.base))
+        .header("x-real-ip", "127.0.0.1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn expired_artifacts_are_gone_and_live_ones_survive_a_restart() {
+    let s = start(|_| {}).await;
+    let (_, short) = diff(
+        &s,
+        json!({"before": "a\n", "after": "b\n", "mode": "view", "ttlSeconds": "1"}),
+    )
+    .await;
+    let (_, long) = diff(&s, json!({"before": "a\n", "after": "c\n", "mode": "view"})).await;
+    let short_url = path_of(short["details"]["viewerUrl"].as_str().unwrap());
+    let long_path = long["details"]["viewerPath"].as_str().unwrap().to_string();
+    assert_eq!(s.get(&short_url).await.status(), 200);
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let r = s.get(&short_url).await;
+    assert_eq!(
+        (r.status().as_u16(), r.text().await.unwrap()),
+        (404, "Diff not found or expired".into())
+    );
+    let s = s.restart().await;
+    assert_eq!(s.get(&long_path).await.status(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn file_modes_say_the_export_is_not_available_yet() {
+    let s = start(|_| {}).await;
+    let (status, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "file"})).await;
+    assert_eq!(status, 415, "{body}");
+    let (status, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "both"})).await;
+    assert_eq!(status, 200);
+    assert!(body["details"]["viewerUrl"].is_string());
+    assert!(body["details"]["fileError"]
+        .as_str()
+        .unwrap()
+        .contains("not available"));
+    assert_eq!(body["details"]["fileError"], body["details"]["imageError"]);
+}
