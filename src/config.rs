@@ -39,6 +39,8 @@ pub struct Config {
     pub work: WorkConfig,
     /// Diff artifacts (the `diffs` tool back end).
     pub diffs: DiffsConfig,
+    /// Guards of the Office container (zip) and XML parsers.
+    pub office: crate::office::OfficeLimits,
 }
 
 impl Default for Config {
@@ -54,6 +56,7 @@ impl Default for Config {
             preview: PreviewConfig::default(),
             work: WorkConfig::default(),
             diffs: DiffsConfig::default(),
+            office: crate::office::OfficeLimits::default(),
         }
     }
 }

@@ -7,6 +7,7 @@
 pub mod document;
 pub mod image;
 pub mod markdown;
+pub mod office;
 pub mod shell;
 pub mod snapshot;
 pub mod views;

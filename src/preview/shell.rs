@@ -10,11 +10,13 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use super::image::inspect;
+use super::office::OfficeModel;
 use super::snapshot::Snapshot;
 use super::views::{views_for, View};
 use super::{document, markdown};
 use crate::highlight::{highlight_lines, plain_lines};
 use crate::markup::{encode_path, escape, fill, human_size};
+use crate::office::docx::{render_html, RenderOptions};
 use crate::workspace::FileKind;
 
 const TEMPLATE: &str = include_str!("../../viewers/shell/shell.html");
@@ -66,6 +68,14 @@ pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> St
         sections.push_str("</section>\n");
     }
     let sha = read.sha256.clone().unwrap_or_default();
+    let extra_head = match read.kind {
+        FileKind::Docx => format!(
+            "<link rel=\"stylesheet\" href=\"{}docx.css\">",
+            escape(&options.static_prefix)
+        ),
+        _ => String::new(),
+    };
+    let doc_meta = document_meta(snapshot);
     let name = escape(read.file_name());
     let path = escape(read.relative_path.as_str());
     fill(
@@ -80,6 +90,8 @@ pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> St
             ("sha256", &sha),
             ("sha_short", sha.get(..12).unwrap_or("")),
             ("switcher", &switcher),
+            ("extra_head", &extra_head),
+            ("doc_meta", &doc_meta),
             ("sections", &sections),
         ],
     )
@@ -93,6 +105,7 @@ fn panel(snapshot: &Snapshot, view: View, selected: bool, options: &ShellOptions
         },
         View::Source => source_panel(snapshot, options).to_string(),
         View::Image => image_panel(snapshot),
+        View::Document => document_panel(snapshot).to_string(),
         View::Info => info_panel(snapshot),
     }
 }
@@ -173,6 +186,75 @@ fn source_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
         .clone()
 }
 
+/// Title and author of an Office document, for the header.
+fn document_meta(snapshot: &Snapshot) -> String {
+    let Some(OfficeModel::Docx(doc)) = &snapshot.office else {
+        return String::new();
+    };
+    let mut out = String::new();
+    if let Some(title) = doc
+        .properties
+        .title
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        let _ = write!(out, "<span class=\"doc-title\">{}</span>", escape(title));
+    }
+    if let Some(author) = doc
+        .properties
+        .creator
+        .as_deref()
+        .filter(|a| !a.trim().is_empty())
+    {
+        let _ = write!(out, "<span class=\"doc-author\">{}</span>", escape(author));
+    }
+    out
+}
+
+fn document_panel(snapshot: &Snapshot) -> Arc<str> {
+    snapshot
+        .rendered
+        .document
+        .get_or_init(|| {
+            let Some(OfficeModel::Docx(doc)) = &snapshot.office else {
+                return Arc::from("<p class=\"notice\">This document could not be read.</p>");
+            };
+            let body = render_html(
+                doc,
+                &RenderOptions {
+                    media_prefix: "media/".into(),
+                    show_revisions: true,
+                    comments: true,
+                    standalone: false,
+                    ..RenderOptions::default()
+                },
+            );
+            // Tracked changes render as <ins>/<del>; the toggle is offered only when the
+            // document has some.
+            let has_revisions = body.contains("<ins") || body.contains("<del");
+            let mut out = String::with_capacity(body.len() + 512);
+            let mut bar = String::new();
+            if doc.has_macros {
+                bar.push_str("<span class=\"plain-note\">Contains macros (never run).</span>");
+            }
+            for warning in doc.warnings.iter().take(3) {
+                let _ = write!(bar, "<span class=\"plain-note\">{}</span>", escape(warning));
+            }
+            if has_revisions {
+                bar.push_str("<span class=\"spacer\"></span>");
+                bar.push_str("<button type=\"button\" class=\"class-toggle\" data-target=\"docx-root\" data-class=\"docx-hide-revisions\" data-pressed-when=\"absent\" aria-pressed=\"true\">Tracked changes</button>");
+            }
+            if !bar.is_empty() {
+                let _ = write!(out, "<div class=\"toolbar\">{bar}</div>");
+            }
+            out.push_str("<div id=\"docx-root\" class=\"docx-host\">");
+            out.push_str(&body);
+            out.push_str("</div>");
+            Arc::from(out)
+        })
+        .clone()
+}
+
 fn image_panel(snapshot: &Snapshot) -> String {
     let bytes = snapshot.read.bytes.as_deref().unwrap_or_default();
     let info = inspect(bytes, snapshot.read.file_name());
@@ -192,8 +274,9 @@ fn info_panel(snapshot: &Snapshot) -> String {
     let read = &snapshot.read;
     let mut out = String::new();
     match read.kind {
-        FileKind::Docx | FileKind::Pptx => out.push_str(
-            "<p class=\"notice\">This previewd build does not render Office documents yet; only the file's details are shown.</p>",
+        FileKind::Docx => {}
+        FileKind::Pptx => out.push_str(
+            "<p class=\"notice\">This previewd build does not render PowerPoint decks yet; only the file's details are shown.</p>",
         ),
         FileKind::Binary => out.push_str(
             "<p class=\"notice\">This file holds binary data, so its bytes are not shown.</p>",

@@ -17,6 +17,8 @@ use crate::config::SnapshotConfig;
 use crate::error::Error;
 use crate::workspace::{Root, ScopedRead};
 
+use super::office::OfficeModel;
+
 /// Length of a snapshot id in hex characters (10 random bytes).
 pub const ID_HEX_LEN: usize = 20;
 /// Length of a token in hex characters (24 random bytes).
@@ -32,6 +34,8 @@ pub struct Snapshot {
     pub root: Root,
     /// The one read every view is built from.
     pub read: ScopedRead,
+    /// The parsed model of an Office file, made when the snapshot was.
+    pub office: Option<OfficeModel>,
     /// Wall-clock expiry, for clients.
     pub expires_at: SystemTime,
     deadline: Instant,
@@ -47,6 +51,8 @@ pub struct RenderCache {
     pub source: OnceLock<Arc<str>>,
     /// The rendered Markdown preview.
     pub markdown: OnceLock<Arc<str>>,
+    /// The rendered Office document.
+    pub document: OnceLock<Arc<str>>,
 }
 
 impl Snapshot {
@@ -94,7 +100,7 @@ impl SnapshotStore {
     }
 
     /// Keeps `read` as a new snapshot and returns it with its token.
-    pub fn insert(&self, root: Root, read: ScopedRead) -> Created {
+    pub fn insert(&self, root: Root, read: ScopedRead, office: Option<OfficeModel>) -> Created {
         let id = random_hex(ID_HEX_LEN / 2);
         let token = random_hex(TOKEN_HEX_LEN / 2);
         let ttl = Duration::from_secs(self.config.ttl_seconds.max(1));
@@ -103,6 +109,7 @@ impl SnapshotStore {
             token_hash: Sha256::digest(token.as_bytes()).into(),
             root,
             read,
+            office,
             expires_at: SystemTime::now() + ttl,
             deadline: Instant::now() + ttl,
             rendered: RenderCache::default(),
@@ -239,6 +246,12 @@ mod tests {
         }
     }
 
+    impl SnapshotStore {
+        fn insert_plain(&self, read: ScopedRead) -> Created {
+            self.insert(root(), read, None)
+        }
+    }
+
     fn store(max_count: usize, max_bytes: u64, ttl: u64) -> SnapshotStore {
         SnapshotStore::new(SnapshotConfig {
             ttl_seconds: ttl,
@@ -250,7 +263,7 @@ mod tests {
     #[test]
     fn token_is_required_and_ids_have_the_right_shape() {
         let s = store(10, 1000, 60);
-        let c = s.insert(root(), read(3));
+        let c = s.insert_plain(read(3));
         assert!(is_lower_hex(&c.snapshot.id, ID_HEX_LEN));
         assert!(is_lower_hex(&c.token, TOKEN_HEX_LEN));
         assert!(s.get(&c.snapshot.id, &c.token).is_ok());
@@ -267,10 +280,10 @@ mod tests {
     #[test]
     fn least_recently_used_goes_first() {
         let s = store(2, 1000, 60);
-        let a = s.insert(root(), read(1));
-        let b = s.insert(root(), read(1));
+        let a = s.insert_plain(read(1));
+        let b = s.insert_plain(read(1));
         s.get(&a.snapshot.id, &a.token).unwrap();
-        let _c = s.insert(root(), read(1));
+        let _c = s.insert_plain(read(1));
         assert!(s.get(&a.snapshot.id, &a.token).is_ok());
         assert!(s.get(&b.snapshot.id, &b.token).is_err());
         assert_eq!(s.len(), 2);
@@ -279,8 +292,8 @@ mod tests {
     #[test]
     fn bytes_are_bounded() {
         let s = store(10, 100, 60);
-        let a = s.insert(root(), read(60));
-        let b = s.insert(root(), read(60));
+        let a = s.insert_plain(read(60));
+        let b = s.insert_plain(read(60));
         assert!(s.get(&a.snapshot.id, &a.token).is_err());
         assert!(s.get(&b.snapshot.id, &b.token).is_ok());
         assert_eq!(s.bytes(), 60);
@@ -293,7 +306,7 @@ mod tests {
             max_count: 10,
             max_bytes: 1000,
         });
-        let Created { snapshot, token } = s.insert(root(), read(1));
+        let Created { snapshot, token } = s.insert_plain(read(1));
         let id = snapshot.id.clone();
         drop(snapshot);
         // Force expiry without sleeping: move the deadline into the past.

@@ -14,6 +14,8 @@ pub enum View {
     Source,
     /// An image with its dimensions.
     Image,
+    /// An Office document rendered from its model.
+    Document,
     /// Metadata only.
     Info,
 }
@@ -25,6 +27,7 @@ impl View {
             View::Preview => "preview",
             View::Source => "source",
             View::Image => "image",
+            View::Document => "document",
             View::Info => "info",
         }
     }
@@ -35,15 +38,22 @@ impl View {
             View::Preview => "Preview",
             View::Source => "Source",
             View::Image => "Image",
+            View::Document => "Document",
             View::Info => "Info",
         }
     }
 
     /// Parses a URL segment.
     pub fn from_name(name: &str) -> Option<View> {
-        [View::Preview, View::Source, View::Image, View::Info]
-            .into_iter()
-            .find(|v| v.name() == name)
+        [
+            View::Preview,
+            View::Source,
+            View::Image,
+            View::Document,
+            View::Info,
+        ]
+        .into_iter()
+        .find(|v| v.name() == name)
     }
 }
 
@@ -53,8 +63,9 @@ pub fn views_for(kind: FileKind) -> &'static [View] {
         FileKind::Html | FileKind::Markdown => &[View::Preview, View::Source],
         FileKind::Source | FileKind::Text => &[View::Source],
         FileKind::Image => &[View::Image],
-        // The Document and Slides viewers are separate work; until they land these kinds
-        // get the honest metadata card rather than a half-made rendering.
-        FileKind::Docx | FileKind::Pptx | FileKind::Binary | FileKind::Other => &[View::Info],
+        FileKind::Docx => &[View::Document, View::Info],
+        // The Slides viewer is separate work; until it lands decks get the honest metadata
+        // card rather than a half-made rendering.
+        FileKind::Pptx | FileKind::Binary | FileKind::Other => &[View::Info],
     }
 }

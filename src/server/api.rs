@@ -104,15 +104,19 @@ pub async fn create_snapshot(
     reference: WorkspaceFileRef,
 ) -> Result<Created, Error> {
     let door = state.door.clone();
-    let (root, read) = state
+    let limits = state.config.office.clone();
+    let (root, read, office) = state
         .pool
         .run(move || {
             let (root, relative) = door.resolve(&reference)?;
             let read = door.read_in(&root, relative)?;
-            Ok((root, read))
+            // Office files are parsed now, so a file that cannot be shown is refused at
+            // once with its reason instead of failing later in a view.
+            let office = crate::preview::office::parse(&read, &limits)?;
+            Ok((root, read, office))
         })
         .await?;
-    Ok(state.snapshots.insert(root, read))
+    Ok(state.snapshots.insert(root, read, office))
 }
 
 /// `POST /api/v1/stat`: size, kind and mtime without reading the bytes.

@@ -97,8 +97,10 @@ impl AppState {
                 format!("http://{host}:{}", bound.port())
             }
         };
+        // Inline styles carry a document's own formatting (run colours, sizes, table
+        // widths), generated from validated model values; scripts stay 'self' only.
         let shell_csp = format!(
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-src 'self'; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors {}",
+            "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors {}",
             config.security.frame_ancestors
         );
         let diff_base_url = match &config.diffs.viewer_base_url {

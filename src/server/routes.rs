@@ -21,6 +21,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/p/{id}/{token}", get(views::snapshot_root))
         .route("/p/{id}/{token}/", get(views::shell_default))
         .route("/p/{id}/{token}/raw", get(views::raw))
+        .route("/p/{id}/{token}/model.json", get(views::model_json))
+        .route("/p/{id}/{token}/media/{*part}", get(views::media))
         .route("/p/{id}/{token}/doc/{*path}", get(views::document))
         .route("/p/{id}/{token}/{view}", get(views::shell_view))
         .route("/w/{workspace}/{*path}", get(views::browse))

@@ -179,6 +179,45 @@ pub async fn document(
     Ok(response)
 }
 
+/// `/p/{id}/{token}/model.json`: the parsed model of an Office file.
+pub async fn model_json(
+    State(state): State<Arc<AppState>>,
+    Path((id, token)): Path<(String, String)>,
+) -> Result<Response, Error> {
+    let snapshot = state.snapshots.get(&id, &token)?;
+    let model = snapshot
+        .office
+        .clone()
+        .ok_or_else(|| Error::not_found("this file has no document model"))?;
+    let body = state.pool.run(move || model.to_json()).await?;
+    Ok(with_type(body, "application/json", None))
+}
+
+/// `/p/{id}/{token}/media/{part}`: an image part of an Office file the document shows.
+pub async fn media(
+    State(state): State<Arc<AppState>>,
+    Path((id, token, part)): Path<(String, String, String)>,
+) -> Result<Response, Error> {
+    let snapshot = state.snapshots.get(&id, &token)?;
+    let model = snapshot
+        .office
+        .clone()
+        .ok_or_else(|| Error::not_found("this file has no media"))?;
+    let limits = state.config.office.clone();
+    let (bytes, mime) = state
+        .pool
+        .run(move || {
+            let bytes = snapshot.read.bytes.as_deref().unwrap_or_default();
+            crate::preview::office::media(bytes, &model, &part, &limits)
+        })
+        .await?;
+    Ok(with_type(
+        bytes,
+        mime,
+        Some("sandbox; default-src 'none'; style-src 'unsafe-inline'"),
+    ))
+}
+
 /// `/w/{workspace}/{path}`: make a snapshot and redirect to its shell.
 pub async fn browse(
     State(state): State<Arc<AppState>>,
@@ -215,6 +254,7 @@ pub async fn static_file(Path(file): Path<String>) -> Response {
             "text/javascript; charset=utf-8",
         ),
         "highlight.css" => (crate::highlight::stylesheet(), "text/css; charset=utf-8"),
+        "docx.css" => (crate::office::docx::STYLESHEET, "text/css; charset=utf-8"),
         _ => return Error::not_found("no such asset").into_response(),
     };
     with_type(body, content_type, Some("default-src 'none'"))

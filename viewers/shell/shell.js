@@ -55,3 +55,19 @@
   var current = tabs.filter(function (t) { return t.getAttribute("aria-selected") === "true"; })[0];
   if (current) show(current.dataset.view, false);
 })();
+
+// Buttons that switch a class on a target element (e.g. hiding tracked changes in a
+// document). aria-pressed says whether the feature is shown: pressed while the class is
+// absent when data-pressed-when="absent".
+(function () {
+  "use strict";
+  Array.prototype.forEach.call(document.querySelectorAll("button.class-toggle"), function (button) {
+    button.addEventListener("click", function () {
+      var target = document.getElementById(button.dataset.target);
+      if (!target) return;
+      var has = target.classList.toggle(button.dataset.class);
+      var pressed = button.dataset.pressedWhen === "absent" ? !has : has;
+      button.setAttribute("aria-pressed", pressed ? "true" : "false");
+    });
+  });
+})();

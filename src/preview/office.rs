@@ -1,0 +1,76 @@
+//! Office files in a snapshot: parsed once when the snapshot is made (a file that cannot be
+//! parsed is refused with `corrupt` up front), then rendered and served from the model.
+
+use std::sync::Arc;
+
+use crate::error::Error;
+use crate::office::docx::{self, model::Document};
+use crate::office::{OfficeError, OfficeLimits, OfficePackage};
+use crate::workspace::{FileKind, ScopedRead};
+
+/// The parsed model of an Office file.
+#[derive(Debug, Clone)]
+pub enum OfficeModel {
+    /// A Word document.
+    Docx(Arc<Document>),
+}
+
+impl OfficeModel {
+    /// The model as JSON (the `model.json` view).
+    pub fn to_json(&self) -> Result<Vec<u8>, Error> {
+        let result = match self {
+            OfficeModel::Docx(doc) => serde_json::to_vec(doc.as_ref()),
+        };
+        result.map_err(|e| {
+            tracing::error!(error = %e, "cannot serialize an Office model");
+            Error::Internal
+        })
+    }
+
+    /// Whether `part` is a media part the model shows (only those are served).
+    pub fn shows_media(&self, part: &str) -> bool {
+        match self {
+            OfficeModel::Docx(doc) => doc.media.iter().any(|m| m.part == part && m.displayable),
+        }
+    }
+}
+
+/// Maps a refusal of the Office layer to the service's error (the reason is safe to show:
+/// it names limits and parts, never host paths).
+pub fn office_error(e: OfficeError) -> Error {
+    match e.code() {
+        "unsupported" => Error::Unsupported(e.reason().to_string()),
+        _ => Error::Corrupt(e.reason().to_string()),
+    }
+}
+
+/// Parses the snapshot's bytes when the kind is an Office kind previewd renders.
+pub fn parse(read: &ScopedRead, limits: &OfficeLimits) -> Result<Option<OfficeModel>, Error> {
+    let Some(bytes) = read.bytes.as_deref() else {
+        return Ok(None);
+    };
+    match read.kind {
+        FileKind::Docx => docx::parse_docx(bytes, limits)
+            .map(|doc| Some(OfficeModel::Docx(Arc::new(doc))))
+            .map_err(office_error),
+        _ => Ok(None),
+    }
+}
+
+/// Reads one media part the model shows, with its MIME type.
+pub fn media(
+    bytes: &[u8],
+    model: &OfficeModel,
+    part: &str,
+    limits: &OfficeLimits,
+) -> Result<(Vec<u8>, &'static str), Error> {
+    if !model.shows_media(part) {
+        return Err(Error::not_found("no such media part"));
+    }
+    let package = OfficePackage::open(bytes, limits).map_err(office_error)?;
+    let data = package.read_part(part).map_err(office_error)?;
+    let mime = crate::office::image::sniff_image(&data)
+        .map(|h| h.format.mime())
+        .unwrap_or("application/octet-stream");
+    Ok((data, mime))
+}
