@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod activity;
+pub mod cli;
 pub mod config;
 pub mod diff;
 pub mod error;

@@ -1,4 +1,5 @@
-//! The `previewd` command line: `serve` runs the HTTP service.
+//! The `previewd` command line: `serve` runs the HTTP service; `preview`, `diff` and
+//! `activity` do the same work on local files without a server.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -7,7 +8,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use previewd::server::{serve, shutdown_signal, AppState};
-use previewd::Config;
+use previewd::{cli, Config};
 
 #[derive(Parser)]
 #[command(
@@ -24,6 +25,74 @@ struct Cli {
 enum Command {
     /// Run the HTTP service.
     Serve(ServeArgs),
+    /// Render one file to a standalone page (or its model) without a server.
+    Preview(PreviewArgs),
+    /// Render a change (two files, or a unified patch) to a standalone page or its model.
+    Diff(DiffArgs),
+    /// Project an agent session's tool calls (JSON) to per-turn file activity.
+    Activity(ActivityArgs),
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OutputFormat {
+    Html,
+    Json,
+}
+
+impl From<OutputFormat> for cli::Format {
+    fn from(f: OutputFormat) -> Self {
+        match f {
+            OutputFormat::Html => cli::Format::Html,
+            OutputFormat::Json => cli::Format::Json,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct PreviewArgs {
+    /// The file to render.
+    file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "html")]
+    format: OutputFormat,
+    /// Write here instead of standard output.
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
+    /// TOML configuration file (limits).
+    #[arg(long, env = "PREVIEWD_CONFIG")]
+    config: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["before", "patch"])))]
+struct DiffArgs {
+    /// The old file.
+    #[arg(long, requires = "after")]
+    before: Option<PathBuf>,
+    /// The new file.
+    #[arg(long, requires = "before")]
+    after: Option<PathBuf>,
+    /// A unified patch (`git diff`, `diff -u`, hg, svn).
+    #[arg(long, conflicts_with_all = ["before", "after"])]
+    patch: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "html")]
+    format: OutputFormat,
+    /// Write here instead of standard output.
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
+    /// TOML configuration file (diff defaults).
+    #[arg(long, env = "PREVIEWD_CONFIG")]
+    config: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct ActivityArgs {
+    /// The session: {workspaceRoot, executionCwd, turns: [{turnId, toolCalls: [...]}]}.
+    input: PathBuf,
+    /// Write here instead of standard output.
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -58,6 +127,67 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(args) => run_serve(args),
+        Command::Preview(args) => {
+            let result = load_config(args.config.as_deref()).and_then(|config| {
+                cli::preview_file(&args.file, args.format.into(), &config).map_err(refused)
+            });
+            finish(result, args.output.as_deref())
+        }
+        Command::Diff(args) => {
+            let result = load_config(args.config.as_deref()).and_then(|config| {
+                let source = match (&args.patch, &args.before, &args.after) {
+                    (Some(patch), _, _) => cli::DiffSource::Patch(read_text(patch)?),
+                    (None, Some(before), Some(after)) => cli::DiffSource::Texts {
+                        before: read_text(before)?,
+                        after: read_text(after)?,
+                        path: after.file_name().map(|n| n.to_string_lossy().into_owned()),
+                    },
+                    _ => return Err("give --before and --after, or --patch".to_string()),
+                };
+                cli::diff(source, args.format.into(), &config).map_err(refused)
+            });
+            finish(result, args.output.as_deref())
+        }
+        Command::Activity(args) => {
+            let result = std::fs::read(&args.input)
+                .map_err(|e| format!("cannot read {}: {e}", args.input.display()))
+                .and_then(|bytes| cli::activity(&bytes).map_err(refused));
+            finish(result, args.output.as_deref())
+        }
+    }
+}
+
+fn load_config(file: Option<&std::path::Path>) -> Result<Config, String> {
+    Config::load(file, std::env::vars()).map_err(|e| e.to_string())
+}
+
+fn read_text(path: &std::path::Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// A refusal as the service would answer it: the stable code, then the reason.
+fn refused(e: previewd::Error) -> String {
+    format!("{}: {e}", e.code())
+}
+
+fn finish(result: Result<Vec<u8>, String>, output: Option<&std::path::Path>) -> ExitCode {
+    let bytes = match result {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            eprintln!("previewd: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let written = match output {
+        Some(path) => std::fs::write(path, &bytes),
+        None => std::io::Write::write_all(&mut std::io::stdout().lock(), &bytes),
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("previewd: cannot write the output: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -1,0 +1,239 @@
+//! The command-line tools that work without a server: `preview`, `diff` and `activity`.
+//!
+//! Each takes what the HTTP API takes, goes through the same stages (the workspace door,
+//! the diff contract, the activity projection), and returns bytes to write, so refusals are
+//! the same errors with the same codes.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::diff::view::{render, Variant, ViewOptions};
+use crate::diff::{build_model, DiffOutcome, DiffRequest};
+use crate::error::Error;
+use crate::highlight::{highlight_lines, plain_lines};
+use crate::markup::{escape, human_size};
+use crate::office::docx::{render_html, RenderOptions};
+use crate::preview::image::inspect;
+use crate::preview::office::{parse, OfficeModel};
+use crate::workspace::{check_relative_path, Door, FileKind, ScopedRead, Workspaces};
+
+/// Output format of the `preview` and `diff` commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A standalone HTML page (no server, no scripts, styles inlined).
+    Html,
+    /// The model (Office files, diffs) or the file's metadata as JSON.
+    Json,
+}
+
+/// Metadata printed for files without a model.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileInfo<'a> {
+    name: &'a str,
+    kind: FileKind,
+    size: u64,
+    sha256: Option<&'a str>,
+    mtime_ms: Option<u64>,
+}
+
+/// Renders one file to a standalone page or its model, through the workspace door (the
+/// file's folder is the workspace).
+pub fn preview_file(file: &Path, format: Format, config: &Config) -> Result<Vec<u8>, Error> {
+    let absolute = std::path::absolute(file)
+        .map_err(|_| Error::InvalidReference("the file path cannot be resolved".into()))?;
+    let folder = absolute
+        .parent()
+        .ok_or_else(|| Error::InvalidReference("the file has no parent folder".into()))?;
+    let name = absolute
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| Error::InvalidReference("the file name is not UTF-8".into()))?;
+    let workspaces = Workspaces::new(&[folder.to_owned()], &[])
+        .map_err(|_| Error::not_found("the file's folder does not exist"))?;
+    let door = Door::new(workspaces.clone(), config.limits.clone());
+    let root = workspaces.roots()[0].clone();
+    let relative = check_relative_path(name, config.limits.relative_path_bytes)?;
+    let read = door.read_in(&root, relative)?;
+    let office = parse(&read, &config.office)?;
+    match format {
+        Format::Json => match &office {
+            Some(model) => model.to_json(),
+            None => to_json(&FileInfo {
+                name: read.file_name(),
+                kind: read.kind,
+                size: read.size,
+                sha256: read.sha256.as_deref(),
+                mtime_ms: read.mtime_ms,
+            }),
+        },
+        Format::Html => Ok(standalone_page(&read, office.as_ref(), config).into_bytes()),
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
+    let mut out = serde_json::to_vec_pretty(value).map_err(|_| Error::Internal)?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+/// A self-contained page: inline styles, no scripts, images as `data:` URLs. An HTML file is
+/// shown as its source: outside previewd's sandbox its scripts must not run.
+fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Config) -> String {
+    if let Some(OfficeModel::Docx(doc)) = office {
+        let bytes = read.bytes.as_deref().unwrap_or_default();
+        let media_urls = doc
+            .media
+            .iter()
+            .filter(|m| m.displayable)
+            .filter_map(|m| {
+                let (data, mime) =
+                    crate::preview::office::media(bytes, office?, &m.part, &config.office).ok()?;
+                Some((m.part.clone(), data_url(mime, &data)))
+            })
+            .collect::<HashMap<_, _>>();
+        return render_html(
+            doc,
+            &RenderOptions {
+                media_urls,
+                standalone: true,
+                ..RenderOptions::default()
+            },
+        );
+    }
+    let mut body = String::new();
+    let (text, lossy) = read.text().unwrap_or_default();
+    match read.kind {
+        FileKind::Markdown => {
+            body.push_str("<article class=\"markdown\">");
+            body.push_str(&crate::preview::markdown::render(
+                &text,
+                read.relative_path.parent(),
+                "",
+            ));
+            body.push_str("</article>");
+        }
+        FileKind::Html | FileKind::Source | FileKind::Text => {
+            if lossy {
+                body.push_str("<p class=\"notice\">This file is not valid UTF-8.</p>");
+            }
+            let lines = if text.len() as u64 > config.limits.highlight_bytes {
+                None
+            } else {
+                highlight_lines(&text, None, read.file_name())
+            }
+            .unwrap_or_else(|| plain_lines(&text));
+            body.push_str("<pre class=\"code\" data-wrap=\"off\"><code>");
+            for line in lines {
+                let _ = write!(body, "<span class=\"line\">{line}</span>");
+            }
+            body.push_str("</code></pre>");
+        }
+        FileKind::Image => {
+            let bytes = read.bytes.as_deref().unwrap_or_default();
+            let info = inspect(bytes, read.file_name());
+            let _ = write!(
+                body,
+                "<figure class=\"image\"><img src=\"{}\" alt=\"{}\"></figure>",
+                data_url(info.mime, bytes),
+                escape(read.file_name())
+            );
+        }
+        _ => {
+            let _ = write!(
+                body,
+                "<dl class=\"info\"><dt>Kind</dt><dd>{}</dd><dt>Size</dt><dd>{}</dd><dt>SHA-256</dt><dd>{}</dd></dl>",
+                read.kind.label(),
+                human_size(read.size),
+                read.sha256.as_deref().unwrap_or("")
+            );
+        }
+    }
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{name}</title><style>{base}\n{shell}\n{hl}</style></head><body><header class=\"bar\"><div class=\"file\"><h1 class=\"name\">{name}</h1></div></header><main>{body}</main></body></html>\n",
+        name = escape(read.file_name()),
+        base = include_str!("../static/base.css"),
+        shell = include_str!("../viewers/shell/shell.css"),
+        hl = crate::highlight::stylesheet(),
+    )
+}
+
+fn data_url(mime: &str, bytes: &[u8]) -> String {
+    use base64::Engine;
+    format!(
+        "data:{mime};base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
+/// What `previewd diff` compares.
+#[derive(Debug, Clone)]
+pub enum DiffSource {
+    /// Two texts and the display path.
+    Texts {
+        /// The old text.
+        before: String,
+        /// The new text.
+        after: String,
+        /// Display file name.
+        path: Option<String>,
+    },
+    /// A unified patch.
+    Patch(String),
+}
+
+/// Renders a diff to a standalone page (the static image variant) or its model as JSON,
+/// through the `diffs` contract (same limits, same messages).
+pub fn diff(source: DiffSource, format: Format, config: &Config) -> Result<Vec<u8>, Error> {
+    let body = match source {
+        DiffSource::Texts {
+            before,
+            after,
+            path,
+        } => {
+            let mut v = serde_json::json!({"before": before, "after": after});
+            if let Some(path) = path {
+                v["path"] = serde_json::Value::String(path);
+            }
+            v
+        }
+        DiffSource::Patch(patch) => serde_json::json!({ "patch": patch }),
+    };
+    let invalid = |e: crate::diff::DiffInputError| Error::InvalidRequest(e.message().to_string());
+    let request = DiffRequest::from_json(&body, &config.diffs.defaults).map_err(invalid)?;
+    let model = match build_model(&request).map_err(invalid)? {
+        DiffOutcome::Changed(model) => model,
+        DiffOutcome::Unchanged => {
+            return Err(Error::InvalidRequest(
+                crate::diff::IDENTICAL_MESSAGE.to_string(),
+            ))
+        }
+    };
+    match format {
+        Format::Json => to_json(&model),
+        Format::Html => Ok(render(
+            &model,
+            &ViewOptions::from_request(
+                &request,
+                Variant::Image {
+                    max_width: request.file.max_width,
+                },
+            ),
+        )
+        .into_bytes()),
+    }
+}
+
+/// Projects a session's tool calls (the `POST /api/v1/activity` input) to its file
+/// activity.
+pub fn activity(input: &[u8]) -> Result<Vec<u8>, Error> {
+    let input: crate::activity::SessionInput = serde_json::from_slice(input)
+        .map_err(|e| Error::InvalidRequest(format!("the input is not a session: {e}")))?;
+    let projection = crate::activity::project_session(&input)
+        .map_err(|e| Error::InvalidReference(e.message()))?;
+    to_json(&projection)
+}

@@ -1,0 +1,128 @@
+//! The command-line tools, run as the real binary.
+
+use std::process::Command;
+
+fn previewd(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_previewd"))
+        .args(args)
+        .env_remove("PREVIEWD_CONFIG")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const DOCX: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/corpus/docx/mammoth-tables.docx"
+);
+const PATCH: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/patches/git-rename.patch"
+);
+
+#[test]
+fn preview_renders_a_document_and_its_model() {
+    let (code, html, _) = previewd(&["preview", DOCX]);
+    assert_eq!(code, 0);
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("<table"));
+    let (code, json, _) = previewd(&["preview", DOCX, "--format", "json"]);
+    assert_eq!(code, 0);
+    let model: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(model["sections"].is_array());
+}
+
+#[test]
+fn preview_writes_to_a_file_and_refuses_bad_input_with_a_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("p.html");
+    std::fs::write(
+        dir.path().join("x.html"),
+        "<script>alert(1)</script><p>hi</p>",
+    )
+    .unwrap();
+    let (code, stdout, _) = previewd(&[
+        "preview",
+        dir.path().join("x.html").to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.is_empty());
+    let written = std::fs::read_to_string(&page).unwrap();
+    assert!(written.contains("alert(1)"), "HTML is shown as source");
+    assert!(written.contains("&lt;"));
+    assert!(!written.contains("<script"), "and nothing of it runs");
+
+    std::fs::write(dir.path().join("bad.docx"), "not a zip").unwrap();
+    let (code, _, err) = previewd(&["preview", dir.path().join("bad.docx").to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("corrupt: not an Office Open XML package"),
+        "{err}"
+    );
+    let (code, _, err) = previewd(&["preview", dir.path().join("missing.md").to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not_found"), "{err}");
+}
+
+#[test]
+fn diff_renders_patches_and_file_pairs() {
+    let (code, json, _) = previewd(&["diff", "--patch", PATCH, "--format", "json"]);
+    assert_eq!(code, 0);
+    let model: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(model["files"][0]["status"], "renamed");
+    let (code, html, _) = previewd(&["diff", "--patch", PATCH]);
+    assert_eq!(code, 0);
+    assert!(html.contains("renamed-dst.txt"));
+    assert!(!html.contains("<script"), "the static page runs no script");
+
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    std::fs::write(&a, "one\n").unwrap();
+    std::fs::write(&b, "one\n").unwrap();
+    let (code, _, err) = previewd(&[
+        "diff",
+        "--before",
+        a.to_str().unwrap(),
+        "--after",
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("Before and after are identical"), "{err}");
+    let (code, _, _) = previewd(&["diff", "--before", a.to_str().unwrap()]);
+    assert_eq!(code, 2, "clap refuses a half pair");
+}
+
+#[test]
+fn activity_prints_the_projection() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("session.json");
+    std::fs::write(
+        &input,
+        serde_json::json!({
+            "workspaceRoot": "/ws", "executionCwd": "/ws",
+            "turns": [{"turnId": "t1", "toolCalls": [
+                {"toolCallId": "c1", "title": "write: a.md", "status": "completed",
+                 "rawInput": {"path": "a.md", "content": "x\ny\n"}}
+            ]}]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let (code, out, err) = previewd(&["activity", input.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["turns"][0]["files"][0]["relativePath"], "a.md");
+    assert_eq!(v["turns"][0]["files"][0]["action"], "created");
+    assert_eq!(v["turns"][0]["files"][0]["added"], 2);
+    std::fs::write(&input, "{\"turns\": []}").unwrap();
+    let (code, _, err) = previewd(&["activity", input.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("invalid_reference"), "{err}");
+}
