@@ -17,6 +17,7 @@
 //! and whether a preview may open it, is decided later by the workspace door.
 
 pub mod aggregate;
+pub mod changes;
 pub mod display_diff;
 pub mod line_counts;
 pub mod patch_grammar;

@@ -99,7 +99,12 @@ pub struct ViewOptions {
     pub highlight_max_bytes: usize,
     /// Viewer or image page.
     pub variant: Variant,
+    /// What the page says when the model has no files.
+    pub empty_note: String,
 }
+
+/// The default [`ViewOptions::empty_note`].
+pub const DEFAULT_EMPTY_NOTE: &str = "No file changes to show.";
 
 impl ViewOptions {
     /// Options for a validated request: its title, layout, theme, presentation, expansion
@@ -115,6 +120,7 @@ impl ViewOptions {
             asset_prefix: DEFAULT_ASSET_PREFIX.to_string(),
             highlight_max_bytes: DEFAULT_HIGHLIGHT_MAX_BYTES,
             variant,
+            empty_note: DEFAULT_EMPTY_NOTE.to_string(),
         }
     }
 
@@ -137,6 +143,7 @@ impl ViewOptions {
             lang: None,
             asset_prefix: DEFAULT_ASSET_PREFIX.to_string(),
             highlight_max_bytes: DEFAULT_HIGHLIGHT_MAX_BYTES,
+            empty_note: DEFAULT_EMPTY_NOTE.to_string(),
             variant: Variant::Viewer,
         }
     }
@@ -168,7 +175,11 @@ pub fn render(model: &DiffModel, options: &ViewOptions) -> String {
     }
     body.push_str("<main id=\"diff\">");
     if model.files.is_empty() {
-        body.push_str("<p class=\"empty-note\">No file changes to show.</p>");
+        let _ = write!(
+            body,
+            "<p class=\"empty-note\">{}</p>",
+            escape(&options.empty_note)
+        );
     }
     if model.files.len() > 1 {
         summary(&mut body, &files);

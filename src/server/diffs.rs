@@ -115,28 +115,22 @@ fn make_artifact(state: &AppState, body: &[u8]) -> Result<Response, Error> {
         &ViewOptions::from_request(&request, Variant::Viewer),
     );
     let context = request.context.clone().unwrap_or_default();
-    let created = state
-        .diff_store
-        .create(
-            NewArtifact {
-                ttl: std::time::Duration::from_secs(request.ttl_seconds),
-                title: request.title.clone(),
-                input_kind: enum_name(&request.input_kind()),
-                file_count: model.files.len() as u64,
-                mode: enum_name(&request.mode),
-                context: match serde_json::to_value(&context) {
-                    Ok(serde_json::Value::Object(map)) => map,
-                    _ => serde_json::Map::new(),
-                },
+    let saved = save_viewer(
+        state,
+        NewArtifact {
+            ttl: std::time::Duration::from_secs(request.ttl_seconds),
+            title: request.title.clone(),
+            input_kind: enum_name(&request.input_kind()),
+            file_count: model.files.len() as u64,
+            mode: enum_name(&request.mode),
+            context: match serde_json::to_value(&context) {
+                Ok(serde_json::Value::Object(map)) => map,
+                _ => serde_json::Map::new(),
             },
-            &[(VIEWER_FILE, page.as_bytes())],
-        )
-        .map_err(store_error)?;
-    let base = request
-        .base_url
-        .clone()
-        .unwrap_or_else(|| state.diff_base_url.clone());
-    let viewer_path = format!("/plugins/diffs/view/{}/{}", created.id(), created.token);
+        },
+        &page,
+        request.base_url.as_deref(),
+    )?;
     let (file_error, image_error) = if request.mode == Mode::Both {
         (
             Some(EXPORT_UNAVAILABLE.to_string()),
@@ -150,11 +144,11 @@ fn make_artifact(state: &AppState, body: &[u8]) -> Result<Response, Error> {
         &Answer {
             details: Details {
                 changed: true,
-                artifact_id: created.id().to_string(),
-                viewer_url: format!("{base}{viewer_path}"),
-                viewer_path,
+                artifact_id: saved.artifact_id,
+                viewer_url: saved.viewer_url,
+                viewer_path: saved.viewer_path,
                 title: request.title.clone(),
-                expires_at: crate::time::rfc3339(created.artifact.expires_at()),
+                expires_at: saved.expires_at,
                 input_kind: request.input_kind(),
                 file_count: model.files.len(),
                 mode: request.mode,
@@ -164,6 +158,41 @@ fn make_artifact(state: &AppState, body: &[u8]) -> Result<Response, Error> {
             },
         },
     ))
+}
+
+/// Where a saved viewer page can be reached.
+#[derive(Debug)]
+pub struct SavedViewer {
+    /// The artifact id.
+    pub artifact_id: String,
+    /// `/plugins/diffs/view/{id}/{token}`.
+    pub viewer_path: String,
+    /// The path on the chosen base URL.
+    pub viewer_url: String,
+    /// Expiry, RFC 3339.
+    pub expires_at: String,
+}
+
+/// Stores a rendered viewer page as an artifact and builds its URLs (`base_url` from the
+/// call wins over the configured base).
+pub fn save_viewer(
+    state: &AppState,
+    meta: NewArtifact,
+    page: &str,
+    base_url: Option<&str>,
+) -> Result<SavedViewer, Error> {
+    let created = state
+        .diff_store
+        .create(meta, &[(VIEWER_FILE, page.as_bytes())])
+        .map_err(store_error)?;
+    let base = base_url.unwrap_or(&state.diff_base_url);
+    let viewer_path = format!("/plugins/diffs/view/{}/{}", created.id(), created.token);
+    Ok(SavedViewer {
+        artifact_id: created.id().to_string(),
+        viewer_url: format!("{base}{viewer_path}"),
+        viewer_path,
+        expires_at: crate::time::rfc3339(created.artifact.expires_at()),
+    })
 }
 
 /// The contract spelling of a serde unit enum (`before_after`, `view`, …).

@@ -3,6 +3,7 @@
 //! [`app`] builds the router over an [`AppState`]; [`serve`] runs it on a listener with
 //! graceful shutdown. Handlers stay thin: blocking work goes to the bounded [`pool::Pool`].
 
+pub mod activity;
 pub mod api;
 pub mod diffs;
 pub mod guard;

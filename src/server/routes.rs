@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::{api, diffs, guard, views, AppState};
+use super::{activity, api, diffs, guard, views, AppState};
 use crate::error::Error;
 
 /// Builds the router over shared state.
@@ -28,6 +28,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/w/{workspace}/{*path}", get(views::browse))
         .route("/static/{file}", get(views::static_file))
         .route("/api/v1/diffs", post(diffs::create))
+        .route("/api/v1/activity", post(activity::activity))
+        .route("/api/v1/activity/changes", post(activity::changes))
         .route("/plugins/diffs/view/{id}/{token}", get(diffs::viewer))
         .route("/plugins/diffs/assets/{name}", get(diffs::asset))
         .fallback(|| async { Error::not_found("no such route").into_response() })
@@ -47,7 +49,7 @@ async fn index() -> axum::response::Response {
         &serde_json::json!({
             "name": "previewd",
             "version": env!("CARGO_PKG_VERSION"),
-            "api": ["POST /api/v1/previews", "POST /api/v1/stat", "POST /api/v1/diffs", "GET /healthz"],
+            "api": ["POST /api/v1/previews", "POST /api/v1/stat", "POST /api/v1/diffs", "POST /api/v1/activity", "POST /api/v1/activity/changes", "GET /healthz"],
         }),
     )
 }

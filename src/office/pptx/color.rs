@@ -77,6 +77,11 @@ impl<'t> ColorCtx<'t> {
         ColorCtx { ph, ..self }
     }
 
+    /// A scheme colour by name (`tx1`, `hlink`, `accent2` …) through the colour map.
+    pub(super) fn scheme_color(&self, name: &str) -> Option<Color> {
+        self.map.slot(name).map(|s| self.scheme[s])
+    }
+
     /// The colour of the first colour element among the children of `parent` (e.g. an
     /// `a:solidFill`).
     pub(super) fn child_color(&self, parent: Element<'_>) -> Option<Color> {

@@ -1,0 +1,206 @@
+//! File activity through the service: the projection with preview references, and the
+//! Changes view in real Chromium.
+
+mod common;
+
+use common::browser::{eval, wait_for, TestBrowser};
+use common::{error_of, start};
+use serde_json::{json, Value};
+
+fn session(root: &str) -> Value {
+    // Tool paths resolve against the execution cwd (`src`).
+    let patch = "*** Begin Patch\n*** Add File: ../docs/new.md\n+hello\n+world\n*** Update File: lib.rs\n*** Move to: core.rs\n@@\n-fn old() {}\n+fn new() {}\n*** Delete File: ../old.txt\n*** End Patch";
+    json!({
+        "workspaceRoot": root,
+        "executionCwd": format!("{root}/src"),
+        "turns": [
+            {"turnId": "t1", "toolCalls": [
+                {"toolCallId": "c1", "title": "write: notes.md", "status": "completed",
+                 "rawInput": {"path": "../notes.md", "content": "# Notes\nfirst\n"}},
+                {"toolCallId": "c2", "title": "Write File", "status": "completed",
+                 "rawInput": {"path": "ignored.md", "content": "not a write tool"}},
+                {"toolCallId": "c3", "title": "edit", "status": "failed",
+                 "rawInput": {"path": "../notes.md", "oldText": "first", "newText": "nope"}}
+            ]},
+            {"turnId": "t2", "toolCalls": [
+                {"toolCallId": "c4", "title": "edit: notes.md", "status": "completed",
+                 "rawInput": {"file_path": "../notes.md", "oldText": "first", "newText": "second"}},
+                {"toolCallId": "c5", "title": "apply_patch", "status": "completed",
+                 "rawInput": {"input": patch}},
+                {"toolCallId": "c4", "title": "edit: notes.md", "status": "completed",
+                 "rawInput": {"file_path": "../notes.md", "oldText": "first", "newText": "second"}}
+            ]}
+        ]
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_projection_lists_files_per_turn_with_preview_references() {
+    let s = start(|_| {}).await;
+    s.write("notes.md", "# Notes\nsecond\n");
+    let r = s
+        .post_json("/api/v1/activity", &session(&s.root_str()))
+        .await;
+    assert_eq!(r.status(), 200);
+    let v: Value = r.json().await.unwrap();
+    let t1: Vec<(&str, &str)> = v["turns"][0]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["relativePath"].as_str().unwrap(),
+                f["action"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(t1, [("notes.md", "created")]);
+    assert_eq!(v["turns"][0]["files"][0]["added"], 2);
+    let t2: Vec<(&str, &str)> = v["turns"][1]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["relativePath"].as_str().unwrap(),
+                f["action"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    for expected in [
+        ("notes.md", "modified"),
+        ("docs/new.md", "created"),
+        ("src/lib.rs", "deleted"),
+        ("src/core.rs", "created"),
+        ("old.txt", "deleted"),
+    ] {
+        assert!(t2.contains(&expected), "{expected:?} in {t2:?}");
+    }
+    // The duplicate c4 counted once: one modification of one line.
+    let notes = v["turns"][1]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["relativePath"] == "notes.md")
+        .unwrap();
+    assert_eq!(
+        (notes["added"].as_u64(), notes["removed"].as_u64()),
+        (Some(1), Some(1))
+    );
+    // Deleted files carry no reference; others do, and it opens a preview while the file
+    // exists.
+    let old = v["turns"][1]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["relativePath"] == "old.txt")
+        .unwrap();
+    assert!(old.get("fileRef").is_none());
+    let file_ref = notes["fileRef"].clone();
+    assert_eq!(file_ref["relativePath"], "notes.md");
+    let r = s.post_json("/api/v1/previews", &file_ref).await;
+    assert_eq!(r.status(), 201);
+    // Once the file is gone the preview is refused, and the record stays.
+    std::fs::remove_file(s.root.join("notes.md")).unwrap();
+    let r = s.post_json("/api/v1/previews", &file_ref).await;
+    assert_eq!(error_of(r).await, (404, "not_found".into()));
+    let again: Value = s
+        .post_json("/api/v1/activity", &session(&s.root_str()))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["turns"], v["turns"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sessions_without_a_root_are_refused() {
+    let s = start(|_| {}).await;
+    let r = s.post_json("/api/v1/activity", &json!({"turns": []})).await;
+    assert_eq!(error_of(r).await, (400, "invalid_reference".into()));
+    let r = s
+        .post_json(
+            "/api/v1/activity",
+            &json!({"workspaceRoot": "relative", "executionCwd": "/x", "turns": []}),
+        )
+        .await;
+    assert_eq!(error_of(r).await, (400, "invalid_reference".into()));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_changes_view_shows_each_file_with_its_turns_in_order() {
+    let s = start(|_| {}).await;
+    let r = s
+        .post_json("/api/v1/activity/changes", &session(&s.root_str()))
+        .await;
+    assert_eq!(r.status(), 200);
+    let v: Value = r.json().await.unwrap();
+    let url = v["details"]["viewerUrl"].as_str().unwrap().to_string();
+    assert_eq!(v["details"]["fileCount"], 5);
+
+    let empty: Value = s
+        .post_json(
+            "/api/v1/activity/changes",
+            &json!({"workspaceRoot": s.root_str(), "executionCwd": s.root_str(), "turns": []}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let empty_url = empty["details"]["viewerUrl"].as_str().unwrap().to_string();
+
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&url).await;
+    wait_for(
+        &page,
+        "document.querySelectorAll('details.file').length > 0",
+    )
+    .await;
+    let names = eval(
+        &page,
+        "Array.from(document.querySelectorAll('details.file > summary .path, details.file > summary .name')).map(e => e.textContent.trim()).join('\\n')",
+    )
+    .await;
+    let names = names.as_str().unwrap().to_string();
+    let order: Vec<&str> = names.lines().collect();
+    // Files in order of first activity; notes.md once per turn, t1 before t2.
+    let notes_t1 = order
+        .iter()
+        .position(|n| n.contains("notes.md · turn t1"))
+        .expect(&names);
+    let notes_t2 = order
+        .iter()
+        .position(|n| n.contains("notes.md · turn t2"))
+        .expect(&names);
+    assert!(notes_t1 < notes_t2);
+    assert_eq!(
+        order
+            .iter()
+            .filter(|n| n.contains("notes.md · turn t1"))
+            .count(),
+        1,
+        "{names}"
+    );
+    for path in ["docs/new.md", "src/lib.rs", "src/core.rs", "old.txt"] {
+        assert_eq!(
+            order.iter().filter(|n| n.contains(path)).count(),
+            1,
+            "{path} once: {names}"
+        );
+    }
+    assert!(
+        order
+            .iter()
+            .position(|n| n.contains("docs/new.md"))
+            .unwrap()
+            > notes_t2
+    );
+
+    let empty_page = browser.open(&empty_url).await;
+    let text = eval(&empty_page, "document.body.innerText").await;
+    assert!(text
+        .as_str()
+        .unwrap()
+        .contains("This session has no file changes."));
+    browser.close().await;
+}
