@@ -25,7 +25,7 @@ fn snapshot_of(name: &str, text: &str) -> (SnapshotStore, previewd::preview::Cre
     let (root, relative) = door.resolve(&reference).unwrap();
     let read = door.read_in(&root, relative).unwrap();
     let store = SnapshotStore::new(SnapshotConfig::default());
-    let created = store.insert(root, read);
+    let created = store.insert(root, read, None);
     (store, created)
 }
 
