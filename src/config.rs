@@ -269,9 +269,9 @@ impl Config {
             let Some(rest) = key.strip_prefix("PREVIEWD_") else {
                 continue;
             };
-            // PREVIEWD_CONFIG names the file itself and PREVIEWD_BROWSER the export browser;
-            // neither is a field of this struct.
-            if rest == "CONFIG" || rest == "BROWSER" || rest.is_empty() {
+            // These name the config file, the export browser and the log filter; none is a
+            // field of this struct.
+            if matches!(rest, "CONFIG" | "BROWSER" | "LOG" | "") {
                 continue;
             }
             let path: Vec<String> = rest.split("__").map(|s| s.to_ascii_lowercase()).collect();
@@ -357,6 +357,8 @@ mod tests {
                 ("PREVIEWD_SECURITY__ALLOW_REMOTE", "true"),
                 ("PREVIEWD_WORKSPACES", "[\"/a\", \"/b\"]"),
                 ("OTHER", "x"),
+                ("PREVIEWD_LOG", "debug"),
+                ("PREVIEWD_CONFIG", "/elsewhere.toml"),
             ]),
         )
         .unwrap();

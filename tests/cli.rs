@@ -126,3 +126,62 @@ fn activity_prints_the_projection() {
     assert_eq!(code, 1);
     assert!(err.contains("invalid_reference"), "{err}");
 }
+
+#[test]
+fn serve_shuts_down_gracefully_on_sigterm() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "hello").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_previewd"))
+        .args([
+            "serve",
+            "--workspace",
+            dir.path().to_str().unwrap(),
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .env("PREVIEWD_LOG", "info")
+        .env(
+            "PREVIEWD_DIFFS__DATA_DIR",
+            dir.path().join("diffs").to_str().unwrap(),
+        )
+        .env_remove("PREVIEWD_CONFIG")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The log line announcing the listener carries the bound address.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut addr = None;
+    let mut line = String::new();
+    while stderr.read_line(&mut line).unwrap() > 0 {
+        if let Some(i) = line.find("http://127.0.0.1:") {
+            let rest = &line[i + "http://".len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ':'))
+                .unwrap_or(rest.len());
+            addr = Some(rest[..end].to_string());
+            break;
+        }
+        line.clear();
+    }
+    let addr = addr.unwrap_or_else(|| {
+        panic!(
+            "the server did not announce its address (exit: {:?})",
+            child.wait()
+        )
+    });
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // SAFETY: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "exit status {status:?}");
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("shutting down"), "{rest}");
+}
