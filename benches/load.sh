@@ -10,7 +10,7 @@ cargo build --release --quiet
 ws=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$ws"' EXIT
 cp -r fixtures/demo "$ws/demo"
-./target/release/previewd serve --workspace "$ws" --listen 127.0.0.1:$port >/dev/null 2>&1 &
+PREVIEWD_DIFFS__DATA_DIR="$ws/diffs" ./target/release/previewd serve --workspace "$ws" --listen 127.0.0.1:$port >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 50); do curl -sf http://127.0.0.1:$port/healthz >/dev/null && break; sleep 0.1; done
 echo "idle RSS: $(grep VmRSS /proc/$pid/status | awk '{print $2/1024 " MiB"}')"
@@ -44,3 +44,25 @@ echo "== view only, ${secs}s"
 wrk -t2 -c32 -d"${secs}s" --latency "http://127.0.0.1:$port$view" | grep -E "Latency|50%|99%|Requests/sec|Non-2xx"
 echo "peak RSS: $(grep VmHWM /proc/$pid/status | awk '{print $2/1024 " MiB"}')"
 rm -f "$lua"
+
+# The diffs tool: POST /api/v1/diffs in view mode with a 500-line change.
+diff_body=$(mktemp)
+python3 - "$diff_body" <<'PY'
+import json, sys
+before = "".join(f"line {i} of the file with some words\n" for i in range(500))
+after = "".join((f"line {i} changed here\n" if i % 10 == 3 else f"line {i} of the file with some words\n") for i in range(500))
+json.dump({"before": before, "after": after, "path": "src/x.rs", "mode": "view"}, open(sys.argv[1], "w"))
+PY
+lua2=$(mktemp --suffix=.lua)
+cat > "$lua2" <<LUA
+local f = io.open("$diff_body")
+local body = f:read("*a")
+f:close()
+wrk.method = "POST"
+wrk.body = body
+wrk.headers["Content-Type"] = "application/json"
+LUA
+echo "== POST /api/v1/diffs (view, 500 lines, 50 changed), ${secs}s"
+wrk -t2 -c16 -d"${secs}s" --latency -s "$lua2" http://127.0.0.1:$port/api/v1/diffs | grep -E "Latency|50%|99%|Requests/sec|Non-2xx"
+echo "peak RSS after diffs: $(grep VmHWM /proc/$pid/status | awk '{print $2/1024 " MiB"}')"
+rm -f "$lua2" "$diff_body"
