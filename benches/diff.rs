@@ -12,7 +12,9 @@ fn texts() -> (String, String) {
         let line = format!("    let value_{i} = compute({i}, &state); // line {i}\n");
         before.push_str(&line);
         if i % 20 == 7 {
-            after.push_str(&format!("    let value_{i} = compute_fast({i}, &state); // line {i}\n"));
+            after.push_str(&format!(
+                "    let value_{i} = compute_fast({i}, &state); // line {i}\n"
+            ));
         } else {
             after.push_str(&line);
         }
@@ -32,12 +34,20 @@ fn patch_100_files() -> String {
             let start = h * 40 + 1;
             patch.push_str(&format!("@@ -{start},7 +{start},7 @@ fn f{h}() {{\n"));
             for k in 0..3 {
-                patch.push_str(&format!(" context line {k} of hunk {h} in file {n} with some text\n"));
+                patch.push_str(&format!(
+                    " context line {k} of hunk {h} in file {n} with some text\n"
+                ));
             }
-            patch.push_str(&format!("-    old_call({h}, {n}); // the previous behaviour of this line\n"));
-            patch.push_str(&format!("+    new_call({h}, {n}); // the new behaviour of this line\n"));
+            patch.push_str(&format!(
+                "-    old_call({h}, {n}); // the previous behaviour of this line\n"
+            ));
+            patch.push_str(&format!(
+                "+    new_call({h}, {n}); // the new behaviour of this line\n"
+            ));
             for k in 3..6 {
-                patch.push_str(&format!(" context line {k} of hunk {h} in file {n} with some text\n"));
+                patch.push_str(&format!(
+                    " context line {k} of hunk {h} in file {n} with some text\n"
+                ));
             }
         }
         file += 1;
@@ -53,14 +63,18 @@ fn run(body: &serde_json::Value) -> String {
     let DiffOutcome::Changed(model) = build_model(&request).unwrap() else {
         panic!("the inputs differ");
     };
-    render(&model, &ViewOptions::from_request(&request, Variant::Viewer))
+    render(
+        &model,
+        &ViewOptions::from_request(&request, Variant::Viewer),
+    )
 }
 
 fn diffs(c: &mut Criterion) {
     let mut group = c.benchmark_group("diff");
     group.sample_size(30);
     let (before, after) = texts();
-    let body = serde_json::json!({"before": before, "after": after, "path": "src/lib.rs", "mode": "view"});
+    let body =
+        serde_json::json!({"before": before, "after": after, "path": "src/lib.rs", "mode": "view"});
     group.throughput(Throughput::Bytes((before.len() + after.len()) as u64));
     group.bench_function("before_after_5000_lines_5pct", |b| b.iter(|| run(&body)));
     let patch = patch_100_files();

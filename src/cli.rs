@@ -84,26 +84,36 @@ fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
 /// A self-contained page: inline styles, no scripts, images as `data:` URLs. An HTML file is
 /// shown as its source: outside previewd's sandbox its scripts must not run.
 fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Config) -> String {
-    if let Some(OfficeModel::Docx(doc)) = office {
+    if let Some(model) = office {
         let bytes = read.bytes.as_deref().unwrap_or_default();
-        let media_urls = doc
-            .media
-            .iter()
-            .filter(|m| m.displayable)
-            .filter_map(|m| {
+        let media_urls = crate::preview::office::media_parts(model)
+            .into_iter()
+            .filter_map(|part| {
                 let (data, mime) =
-                    crate::preview::office::media(bytes, office?, &m.part, &config.office).ok()?;
-                Some((m.part.clone(), data_url(mime, &data)))
+                    crate::preview::office::media(bytes, model, &part, &config.office).ok()?;
+                Some((part, data_url(mime, &data)))
             })
             .collect::<HashMap<_, _>>();
-        return render_html(
-            doc,
-            &RenderOptions {
-                media_urls,
-                standalone: true,
-                ..RenderOptions::default()
-            },
-        );
+        return match model {
+            OfficeModel::Docx(doc) => render_html(
+                doc,
+                &RenderOptions {
+                    media_urls,
+                    standalone: true,
+                    ..RenderOptions::default()
+                },
+            ),
+            // A standalone deck carries its small viewer script inline.
+            OfficeModel::Pptx(deck) => crate::office::pptx::render_html(
+                deck,
+                &crate::office::pptx::RenderOptions {
+                    media_urls,
+                    standalone: true,
+                    script_src: None,
+                    ..crate::office::pptx::RenderOptions::default()
+                },
+            ),
+        };
     }
     let mut body = String::new();
     let (text, lossy) = read.text().unwrap_or_default();

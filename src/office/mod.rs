@@ -22,6 +22,7 @@ pub mod limits;
 pub mod names;
 pub mod ns;
 pub mod package;
+pub mod pptx;
 pub mod relationships;
 pub mod xml;
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::error::Error;
 use crate::office::docx::{self, model::Document};
+use crate::office::pptx::{self, model::Presentation};
 use crate::office::{OfficeError, OfficeLimits, OfficePackage};
 use crate::workspace::{FileKind, ScopedRead};
 
@@ -13,6 +14,8 @@ use crate::workspace::{FileKind, ScopedRead};
 pub enum OfficeModel {
     /// A Word document.
     Docx(Arc<Document>),
+    /// A PowerPoint deck.
+    Pptx(Arc<Presentation>),
 }
 
 impl OfficeModel {
@@ -20,6 +23,7 @@ impl OfficeModel {
     pub fn to_json(&self) -> Result<Vec<u8>, Error> {
         let result = match self {
             OfficeModel::Docx(doc) => serde_json::to_vec(doc.as_ref()),
+            OfficeModel::Pptx(deck) => serde_json::to_vec(deck.as_ref()),
         };
         result.map_err(|e| {
             tracing::error!(error = %e, "cannot serialize an Office model");
@@ -31,6 +35,7 @@ impl OfficeModel {
     pub fn shows_media(&self, part: &str) -> bool {
         match self {
             OfficeModel::Docx(doc) => doc.media.iter().any(|m| m.part == part && m.displayable),
+            OfficeModel::Pptx(deck) => deck.shows_media(part),
         }
     }
 }
@@ -53,7 +58,28 @@ pub fn parse(read: &ScopedRead, limits: &OfficeLimits) -> Result<Option<OfficeMo
         FileKind::Docx => docx::parse_docx(bytes, limits)
             .map(|doc| Some(OfficeModel::Docx(Arc::new(doc))))
             .map_err(office_error),
+        FileKind::Pptx => pptx::parse_pptx(bytes, limits)
+            .map(|deck| Some(OfficeModel::Pptx(Arc::new(deck))))
+            .map_err(office_error),
         _ => Ok(None),
+    }
+}
+
+/// The model's displayable media parts, for embedding as `data:` URLs.
+pub fn media_parts(model: &OfficeModel) -> Vec<String> {
+    match model {
+        OfficeModel::Docx(doc) => doc
+            .media
+            .iter()
+            .filter(|m| m.displayable)
+            .map(|m| m.part.clone())
+            .collect(),
+        OfficeModel::Pptx(deck) => deck
+            .media
+            .iter()
+            .filter(|m| m.displayable)
+            .map(|m| m.part.clone())
+            .collect(),
     }
 }
 

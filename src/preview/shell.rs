@@ -73,6 +73,10 @@ pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> St
             "<link rel=\"stylesheet\" href=\"{}docx.css\">",
             escape(&options.static_prefix)
         ),
+        FileKind::Pptx => format!(
+            "<link rel=\"stylesheet\" href=\"{p}pptx.css\"><link rel=\"stylesheet\" href=\"{p}pptx-viewer.css\"><script src=\"{p}pptx.js\" defer></script>",
+            p = escape(&options.static_prefix)
+        ),
         _ => String::new(),
     };
     let doc_meta = document_meta(snapshot);
@@ -106,6 +110,7 @@ fn panel(snapshot: &Snapshot, view: View, selected: bool, options: &ShellOptions
         View::Source => source_panel(snapshot, options).to_string(),
         View::Image => image_panel(snapshot),
         View::Document => document_panel(snapshot).to_string(),
+        View::Slides => slides_panel(snapshot).to_string(),
         View::Info => info_panel(snapshot),
     }
 }
@@ -188,25 +193,18 @@ fn source_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
 
 /// Title and author of an Office document, for the header.
 fn document_meta(snapshot: &Snapshot) -> String {
-    let Some(OfficeModel::Docx(doc)) = &snapshot.office else {
-        return String::new();
+    let properties = match &snapshot.office {
+        Some(OfficeModel::Docx(doc)) => &doc.properties,
+        Some(OfficeModel::Pptx(deck)) => &deck.properties,
+        None => return String::new(),
     };
     let mut out = String::new();
-    if let Some(title) = doc
-        .properties
-        .title
-        .as_deref()
-        .filter(|t| !t.trim().is_empty())
-    {
-        let _ = write!(out, "<span class=\"doc-title\">{}</span>", escape(title));
+    let present = |v: &Option<String>| v.clone().filter(|t| !t.trim().is_empty());
+    if let Some(title) = present(&properties.title) {
+        let _ = write!(out, "<span class=\"doc-title\">{}</span>", escape(&title));
     }
-    if let Some(author) = doc
-        .properties
-        .creator
-        .as_deref()
-        .filter(|a| !a.trim().is_empty())
-    {
-        let _ = write!(out, "<span class=\"doc-author\">{}</span>", escape(author));
+    if let Some(author) = present(&properties.creator) {
+        let _ = write!(out, "<span class=\"doc-author\">{}</span>", escape(&author));
     }
     out
 }
@@ -214,7 +212,7 @@ fn document_meta(snapshot: &Snapshot) -> String {
 fn document_panel(snapshot: &Snapshot) -> Arc<str> {
     snapshot
         .rendered
-        .document
+        .office
         .get_or_init(|| {
             let Some(OfficeModel::Docx(doc)) = &snapshot.office else {
                 return Arc::from("<p class=\"notice\">This document could not be read.</p>");
@@ -255,6 +253,41 @@ fn document_panel(snapshot: &Snapshot) -> Arc<str> {
         .clone()
 }
 
+fn slides_panel(snapshot: &Snapshot) -> Arc<str> {
+    snapshot
+        .rendered
+        .office
+        .get_or_init(|| {
+            let Some(OfficeModel::Pptx(deck)) = &snapshot.office else {
+                return Arc::from("<p class=\"notice\">This deck could not be read.</p>");
+            };
+            let mut out = String::new();
+            if deck.has_macros || !deck.warnings.is_empty() {
+                out.push_str("<div class=\"toolbar\">");
+                if deck.has_macros {
+                    out.push_str("<span class=\"plain-note\">Contains macros (never run).</span>");
+                }
+                for warning in deck.warnings.iter().take(3) {
+                    let _ = write!(out, "<span class=\"plain-note\">{}</span>", escape(warning));
+                }
+                out.push_str("</div>");
+            }
+            out.push_str(&crate::office::pptx::render_html(
+                deck,
+                &crate::office::pptx::RenderOptions {
+                    media_prefix: "media/".into(),
+                    lazy: true,
+                    chrome: true,
+                    notes: true,
+                    standalone: false,
+                    ..crate::office::pptx::RenderOptions::default()
+                },
+            ));
+            Arc::from(out)
+        })
+        .clone()
+}
+
 fn image_panel(snapshot: &Snapshot) -> String {
     let bytes = snapshot.read.bytes.as_deref().unwrap_or_default();
     let info = inspect(bytes, snapshot.read.file_name());
@@ -274,10 +307,7 @@ fn info_panel(snapshot: &Snapshot) -> String {
     let read = &snapshot.read;
     let mut out = String::new();
     match read.kind {
-        FileKind::Docx => {}
-        FileKind::Pptx => out.push_str(
-            "<p class=\"notice\">This previewd build does not render PowerPoint decks yet; only the file's details are shown.</p>",
-        ),
+        FileKind::Docx | FileKind::Pptx => {}
         FileKind::Binary => out.push_str(
             "<p class=\"notice\">This file holds binary data, so its bytes are not shown.</p>",
         ),

@@ -51,8 +51,8 @@ pub struct RenderCache {
     pub source: OnceLock<Arc<str>>,
     /// The rendered Markdown preview.
     pub markdown: OnceLock<Arc<str>>,
-    /// The rendered Office document.
-    pub document: OnceLock<Arc<str>>,
+    /// The rendered Office document or deck.
+    pub office: OnceLock<Arc<str>>,
 }
 
 impl Snapshot {

@@ -16,6 +16,8 @@ pub enum View {
     Image,
     /// An Office document rendered from its model.
     Document,
+    /// A deck of slides rendered from its model.
+    Slides,
     /// Metadata only.
     Info,
 }
@@ -28,6 +30,7 @@ impl View {
             View::Source => "source",
             View::Image => "image",
             View::Document => "document",
+            View::Slides => "slides",
             View::Info => "info",
         }
     }
@@ -39,6 +42,7 @@ impl View {
             View::Source => "Source",
             View::Image => "Image",
             View::Document => "Document",
+            View::Slides => "Slides",
             View::Info => "Info",
         }
     }
@@ -50,6 +54,7 @@ impl View {
             View::Source,
             View::Image,
             View::Document,
+            View::Slides,
             View::Info,
         ]
         .into_iter()
@@ -64,8 +69,7 @@ pub fn views_for(kind: FileKind) -> &'static [View] {
         FileKind::Source | FileKind::Text => &[View::Source],
         FileKind::Image => &[View::Image],
         FileKind::Docx => &[View::Document, View::Info],
-        // The Slides viewer is separate work; until it lands decks get the honest metadata
-        // card rather than a half-made rendering.
-        FileKind::Pptx | FileKind::Binary | FileKind::Other => &[View::Info],
+        FileKind::Pptx => &[View::Slides, View::Info],
+        FileKind::Binary | FileKind::Other => &[View::Info],
     }
 }

@@ -255,6 +255,12 @@ pub async fn static_file(Path(file): Path<String>) -> Response {
         ),
         "highlight.css" => (crate::highlight::stylesheet(), "text/css; charset=utf-8"),
         "docx.css" => (crate::office::docx::STYLESHEET, "text/css; charset=utf-8"),
+        "pptx.css" => (crate::office::pptx::STYLESHEET, "text/css; charset=utf-8"),
+        "pptx-viewer.css" => (crate::office::pptx::VIEWER_CSS, "text/css; charset=utf-8"),
+        "pptx.js" => (
+            crate::office::pptx::VIEWER_JS,
+            "text/javascript; charset=utf-8",
+        ),
         _ => return Error::not_found("no such asset").into_response(),
     };
     with_type(body, content_type, Some("default-src 'none'"))

@@ -6,4 +6,7 @@ mod docx_features;
 mod docx_render;
 mod hostile;
 mod package_corpus;
+mod pptx_corpus;
+mod pptx_features;
+mod pptx_hostile;
 pub(crate) mod support;

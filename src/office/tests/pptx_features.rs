@@ -1,0 +1,802 @@
+//! PPTX feature tests on small hand-built decks (see `PptxFixture` in `support.rs`), one
+//! per feature, asserting model values and the markup they become.
+
+use super::support::{png_header, pptx_p, pptx_sp, PptxFixture, PptxSlide};
+use crate::office::pptx::model::{
+    Align, AutoShape, Color, Fill, Frame, Geometry, ImageSource, Link, PathCommand, Presentation,
+    RunKind, Shape, ShapeKind, Spacing, Table, TextBody, VerticalAnchor,
+};
+use crate::office::pptx::{parse_pptx, render_html, render_slide, RenderOptions};
+use crate::office::OfficeLimits;
+
+fn parse(f: &PptxFixture) -> Presentation {
+    parse_pptx(&f.build(), &OfficeLimits::default()).expect("fixture parses")
+}
+
+fn one_slide(tree: &str) -> Presentation {
+    parse(&PptxFixture::new(vec![PptxSlide::new(tree)]))
+}
+
+fn auto(s: &Shape) -> &AutoShape {
+    match &s.kind {
+        ShapeKind::Shape(a) => a,
+        other => panic!("not an auto shape: {other:?}"),
+    }
+}
+
+fn text(s: &Shape) -> &TextBody {
+    auto(s).text.as_ref().expect("shape has text")
+}
+
+fn html_of(p: &Presentation, i: usize) -> String {
+    render_slide(p, i, &RenderOptions::default())
+}
+
+const LAYOUT_TITLE: &str = r#"<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title 1"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="1000000" y="500000"/><a:ext cx="7000000" cy="900000"/></a:xfrm></p:spPr><p:txBody><a:bodyPr anchor="b"/><a:lstStyle><a:lvl1pPr algn="l"><a:defRPr sz="4000"/></a:lvl1pPr></a:lstStyle><a:p><a:r><a:t>Layout prompt</a:t></a:r></a:p></p:txBody></p:sp><p:sp><p:nvSpPr><p:cNvPr id="3" name="Content 2"/><p:cNvSpPr/><p:nvPr><p:ph idx="1"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:t>Layout body prompt</a:t></a:r></a:p></p:txBody></p:sp>"#;
+
+#[test]
+fn placeholders_inherit_position_and_style_from_layout_and_master() {
+    let tree = [
+        pptx_sp(2, Some(r#"type="title""#), None, "", &pptx_p("Slide title")),
+        pptx_sp(
+            3,
+            Some(r#"idx="1""#),
+            None,
+            "",
+            r#"<a:p><a:r><a:t>First</a:t></a:r></a:p><a:p><a:pPr lvl="1"/><a:r><a:t>Second</a:t></a:r></a:p>"#,
+        ),
+    ]
+    .concat();
+    let mut f = PptxFixture::new(vec![PptxSlide::new(&tree)]);
+    f.layout_tree = LAYOUT_TITLE.to_owned();
+    let p = parse(&f);
+    let shapes = &p.slides[0].shapes;
+    // The title takes the layout's box; the body, whose layout placeholder has none,
+    // the master's.
+    assert_eq!(
+        (
+            shapes[0].frame.x,
+            shapes[0].frame.y,
+            shapes[0].frame.width,
+            shapes[0].frame.height
+        ),
+        (1_000_000, 500_000, 7_000_000, 900_000)
+    );
+    assert_eq!(
+        (shapes[1].frame.x, shapes[1].frame.y, shapes[1].frame.width),
+        (457_200, 1_600_200, 8_229_600)
+    );
+    let ph = shapes[0].placeholder.as_ref().unwrap();
+    assert_eq!((ph.kind.as_str(), ph.idx), ("title", 0));
+    // Title text: the layout's size and alignment over the master's title style, the
+    // theme's major font, anchored at the bottom by the layout.
+    let title = text(&shapes[0]);
+    assert_eq!(title.anchor, VerticalAnchor::Bottom);
+    let para = &title.paragraphs[0];
+    assert_eq!(para.align, Align::Left);
+    assert_eq!(para.runs[0].size, 40.0);
+    assert_eq!(para.runs[0].font.as_deref(), Some("Calibri Light"));
+    assert!(para.bullet.is_none());
+    // Body: the master's body style by level, with its bullets and indents.
+    let body = text(&shapes[1]);
+    let (l1, l2) = (&body.paragraphs[0], &body.paragraphs[1]);
+    assert_eq!((l1.level, l1.runs[0].size), (0, 32.0));
+    assert_eq!((l2.level, l2.runs[0].size), (1, 28.0));
+    assert_eq!(l1.bullet.as_ref().unwrap().text, "•");
+    assert_eq!(l2.bullet.as_ref().unwrap().text, "–");
+    assert_eq!((l1.margin_left, l1.indent), (342_900, -342_900));
+    assert_eq!(l1.space_before, Spacing::Percent(20.0));
+    assert_eq!(l1.runs[0].font.as_deref(), Some("Calibri"));
+    // Prompt text of layouts and masters is never shown.
+    let html = html_of(&p, 0);
+    assert!(html.contains("Slide title") && !html.contains("Layout prompt"));
+    assert!(!html.contains("Master title") && !html.contains("Master text"));
+    assert!(html.contains("--x:78.74;--y:39.37;--w:551.181;--h:70.866"));
+}
+
+#[test]
+fn theme_colours_resolve_with_modifiers_and_the_colour_map() {
+    let runs = r#"<a:p><a:r><a:rPr><a:solidFill><a:schemeClr val="accent1"><a:lumMod val="75000"/></a:schemeClr></a:solidFill></a:rPr><a:t>darker</a:t></a:r><a:r><a:rPr><a:solidFill><a:schemeClr val="accent1"><a:lumMod val="60000"/><a:lumOff val="40000"/></a:schemeClr></a:solidFill></a:rPr><a:t>lighter</a:t></a:r><a:r><a:rPr><a:solidFill><a:schemeClr val="tx1"><a:tint val="75000"/></a:schemeClr></a:solidFill></a:rPr><a:t>tint</a:t></a:r><a:r><a:rPr><a:solidFill><a:srgbClr val="FF0000"><a:alpha val="50000"/></a:srgbClr></a:solidFill></a:rPr><a:t>alpha</a:t></a:r><a:r><a:rPr><a:solidFill><a:prstClr val="dkGreen"/></a:solidFill></a:rPr><a:t>preset</a:t></a:r><a:r><a:rPr><a:solidFill><a:sysClr val="window" lastClr="FEFEFE"/></a:solidFill></a:rPr><a:t>system</a:t></a:r><a:r><a:t>default</a:t></a:r></a:p>"#;
+    let fill = r#"<a:solidFill><a:schemeClr val="accent2"><a:shade val="50000"/></a:schemeClr></a:solidFill>"#;
+    let p = one_slide(&pptx_sp(4, None, Some((0, 0, 100, 100)), fill, runs));
+    let shape = &p.slides[0].shapes[0];
+    let colors: Vec<String> = text(shape).paragraphs[0]
+        .runs
+        .iter()
+        .map(|r| r.color.hex())
+        .collect();
+    assert_eq!(
+        colors,
+        [
+            "#2F5597",
+            "#8FAADC",
+            "#898989",
+            "#FF000080",
+            "#006400",
+            "#FEFEFE",
+            "#000000"
+        ]
+    );
+    // A shade darkens in linear light: ED7D31 at 50 % is AE5A21.
+    assert_eq!(
+        auto(shape).fill,
+        Fill::Solid {
+            color: Color::rgb(0xAE5A21)
+        }
+    );
+}
+
+#[test]
+fn colour_map_overrides_apply_to_inherited_text_and_backgrounds() {
+    let mut dark = PptxSlide::new(&pptx_sp(
+        4,
+        None,
+        Some((0, 0, 100, 100)),
+        "",
+        &pptx_p("on dark"),
+    ));
+    dark.clr_map = Some(r#"<a:overrideClrMapping bg1="dk1" tx1="lt1" bg2="dk2" tx2="lt2" accent1="accent1" accent2="accent2" accent3="accent3" accent4="accent4" accent5="accent5" accent6="accent6" hlink="hlink" folHlink="folHlink"/>"#.to_owned());
+    let light = PptxSlide::new(&pptx_sp(
+        4,
+        None,
+        Some((0, 0, 100, 100)),
+        "",
+        &pptx_p("on light"),
+    ));
+    let p = parse(&PptxFixture::new(vec![dark, light]));
+    // The master's background (bg1) and the default text colour (tx1) follow the map.
+    assert_eq!(
+        p.slides[0].background,
+        Fill::Solid {
+            color: Color::rgb(0)
+        }
+    );
+    assert_eq!(
+        text(&p.slides[0].shapes[0]).paragraphs[0].runs[0].color,
+        Color::rgb(0xFFFFFF)
+    );
+    assert_eq!(
+        p.slides[1].background,
+        Fill::Solid {
+            color: Color::rgb(0xFFFFFF)
+        }
+    );
+    assert_eq!(
+        text(&p.slides[1].shapes[0]).paragraphs[0].runs[0].color,
+        Color::rgb(0)
+    );
+}
+
+#[test]
+fn rotation_and_flips_are_kept_and_drawn() {
+    let sp = r#"<p:sp><p:nvSpPr><p:cNvPr id="5" name="Arrow"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm rot="5400000" flipH="1"><a:off x="1270000" y="2540000"/><a:ext cx="2540000" cy="1270000"/></a:xfrm><a:prstGeom prst="rightArrow"><a:avLst/></a:prstGeom><a:solidFill><a:srgbClr val="00FF00"/></a:solidFill></p:spPr></p:sp>"#;
+    let p = one_slide(sp);
+    let shape = &p.slides[0].shapes[0];
+    assert_eq!(
+        shape.frame,
+        Frame {
+            x: 1_270_000,
+            y: 2_540_000,
+            width: 2_540_000,
+            height: 1_270_000,
+            rotation: 90.0,
+            flip_h: true,
+            flip_v: false,
+        }
+    );
+    assert_eq!(
+        auto(shape).geometry,
+        Geometry::Preset {
+            name: "rightArrow".to_owned(),
+            adjust: vec![]
+        }
+    );
+    let html = html_of(&p, 0);
+    assert!(html.contains("--x:100;--y:200;--w:200;--h:100;transform:rotate(90deg)"));
+    assert!(html.contains(";transform:scale(-1,1)\">"));
+    assert!(html
+        .contains(r##"<path d="M0 25L150 25L150 0L200 50L150 100L150 75L0 75Z" fill="#00FF00""##));
+}
+
+#[test]
+fn groups_scale_their_children() {
+    let child = pptx_sp(
+        3,
+        None,
+        Some((500_000, 0, 500_000, 500_000)),
+        r#"<a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom>"#,
+        &pptx_p("in group"),
+    );
+    let inner = format!(
+        r#"<p:grpSp><p:nvGrpSpPr><p:cNvPr id="4" name="Inner"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="500000"/><a:ext cx="1000000" cy="500000"/><a:chOff x="0" y="0"/><a:chExt cx="500000" cy="500000"/></a:xfrm></p:grpSpPr>{}</p:grpSp>"#,
+        pptx_sp(5, None, Some((0, 0, 500_000, 500_000)), "", "")
+    );
+    let group = format!(
+        r#"<p:grpSp><p:nvGrpSpPr><p:cNvPr id="2" name="Group"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm rot="1800000"><a:off x="1000000" y="1000000"/><a:ext cx="2000000" cy="1000000"/><a:chOff x="0" y="0"/><a:chExt cx="1000000" cy="1000000"/></a:xfrm></p:grpSpPr>{child}{inner}</p:grpSp>"#
+    );
+    let p = one_slide(&group);
+    let g = &p.slides[0].shapes[0];
+    assert_eq!(
+        (g.frame.x, g.frame.width, g.frame.rotation),
+        (1_000_000, 2_000_000, 30.0)
+    );
+    let ShapeKind::Group(grp) = &g.kind else {
+        panic!("not a group")
+    };
+    // Child space 1 000 000 wide maps to 2 000 000: x doubles, y stays.
+    let c = &grp.children[0].frame;
+    assert_eq!(
+        (c.x, c.y, c.width, c.height),
+        (2_000_000, 1_000_000, 1_000_000, 500_000)
+    );
+    // A nested group composes both transforms: 500 000 of its child space is 1 000 000
+    // of the outer child space, which is 2 000 000 on the slide.
+    let ShapeKind::Group(nested) = &grp.children[1].kind else {
+        panic!("not a group")
+    };
+    let n = &nested.children[0].frame;
+    assert_eq!(
+        (n.x, n.y, n.width, n.height),
+        (1_000_000, 1_500_000, 2_000_000, 500_000)
+    );
+    let html = html_of(&p, 0);
+    // Children are placed relative to their group; the group turns as a whole.
+    assert!(html.contains(
+        "pptx-grp\" style=\"--x:78.74;--y:78.74;--w:157.48;--h:78.74;transform:rotate(30deg)"
+    ));
+    assert!(html.contains("--x:78.74;--y:0;--w:78.74;--h:39.37"));
+    assert!(html.contains("in group"));
+}
+
+#[test]
+fn hidden_shapes_and_group_fills() {
+    let hidden = pptx_sp(2, None, Some((0, 0, 10, 10)), "", &pptx_p("secret"))
+        .replace(r#"name="Shape 2""#, r#"name="Shape 2" hidden="1""#);
+    let group = format!(
+        r#"<p:grpSp><p:nvGrpSpPr><p:cNvPr id="4" name="G"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="100" cy="100"/><a:chOff x="0" y="0"/><a:chExt cx="100" cy="100"/></a:xfrm><a:solidFill><a:srgbClr val="123456"/></a:solidFill></p:grpSpPr>{}</p:grpSp>"#,
+        pptx_sp(5, None, Some((0, 0, 50, 50)), "<a:grpFill/>", "")
+    );
+    let p = one_slide(&format!("{hidden}{group}"));
+    let shapes = &p.slides[0].shapes;
+    assert!(shapes[0].hidden);
+    let ShapeKind::Group(g) = &shapes[1].kind else {
+        panic!("not a group")
+    };
+    assert_eq!(
+        auto(&g.children[0]).fill,
+        Fill::Solid {
+            color: Color::rgb(0x123456)
+        }
+    );
+    let html = html_of(&p, 0);
+    // Hidden text stays in the page (searchable, counted) but is not drawn.
+    assert!(html.contains(r#"data-name="Shape 2" hidden>"#) && html.contains("secret"));
+}
+
+#[test]
+fn cropped_pictures_and_unshowable_formats() {
+    let pic = |id: u32, rid: &str, crop: &str| {
+        format!(
+            r#"<p:pic><p:nvPicPr><p:cNvPr id="{id}" name="Picture {id}" descr="A chart"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="{rid}"/>{crop}<a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1270000" cy="1270000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>"#
+        )
+    };
+    let tree = [
+        pic(2, "rId5", r#"<a:srcRect l="25000" t="10000" r="25000"/>"#),
+        pic(3, "rId6", ""),
+        pic(4, "rId404", ""),
+    ]
+    .concat();
+    let mut slide = PptxSlide::new(&tree);
+    slide.rels = vec![
+        (
+            "rId5".into(),
+            "image".into(),
+            "../media/image1.png".into(),
+            false,
+        ),
+        (
+            "rId6".into(),
+            "image".into(),
+            "../media/image2.emf".into(),
+            false,
+        ),
+    ];
+    let mut f = PptxFixture::new(vec![slide]);
+    let mut emf = vec![1u8, 0, 0, 0];
+    emf.resize(40, 0);
+    emf.extend_from_slice(b" EMF");
+    f.parts = vec![
+        ("ppt/media/image1.png".into(), png_header(640, 480)),
+        ("ppt/media/image2.emf".into(), emf),
+    ];
+    let p = parse(&f);
+    let ShapeKind::Picture(pic1) = &p.slides[0].shapes[0].kind else {
+        panic!("not a picture")
+    };
+    assert_eq!(
+        pic1.source,
+        ImageSource::Part {
+            part: "ppt/media/image1.png".into()
+        }
+    );
+    assert_eq!(
+        (
+            pic1.crop.left,
+            pic1.crop.top,
+            pic1.crop.right,
+            pic1.crop.bottom
+        ),
+        (0.25, 0.1, 0.25, 0.0)
+    );
+    assert_eq!(p.media.len(), 2);
+    assert_eq!(p.media[0].pixels, Some((640, 480)));
+    assert!(p.media[0].displayable && !p.media[1].displayable);
+    let ShapeKind::Picture(pic3) = &p.slides[0].shapes[2].kind else {
+        panic!("not a picture")
+    };
+    assert!(matches!(pic3.source, ImageSource::Missing { .. }));
+    let html = html_of(&p, 0);
+    // Half the width is cut: the image is drawn twice as wide, shifted left by a half.
+    assert!(html.contains(r#"<img src="media/ppt/media/image1.png" alt="A chart" loading="lazy" decoding="async" draggable="false" style="left:-50%;top:-11.111%;width:200%;height:111.111%">"#));
+    assert!(html.contains("EMF image (not displayable)"));
+    assert!(html.contains("Missing image"));
+}
+
+#[test]
+fn tables_merge_cells_and_apply_the_default_style() {
+    let cell = |attrs: &str, t: &str, pr: &str| {
+        format!(
+            r#"<a:tc {attrs}><a:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:t>{t}</a:t></a:r></a:p></a:txBody><a:tcPr{pr}</a:tc>"#
+        )
+    };
+    let rows = [
+        format!(
+            r#"<a:tr h="370840">{}{}{}</a:tr>"#,
+            cell(r#"gridSpan="2""#, "wide", "/>"),
+            cell(r#"hMerge="1""#, "", "/>"),
+            cell("", "head", "/>")
+        ),
+        format!(
+            r#"<a:tr h="370840">{}{}{}</a:tr>"#,
+            cell(
+                r#"rowSpan="2""#,
+                "tall",
+                r#" anchor="ctr"><a:solidFill><a:srgbClr val="FFFF00"/></a:solidFill></a:tcPr>"#
+            ),
+            cell("", "b", "/>"),
+            cell("", "c", "/>")
+        ),
+        format!(
+            r#"<a:tr h="370840">{}{}{}</a:tr>"#,
+            cell(r#"vMerge="1""#, "", "/>"),
+            cell("", "d", "/>"),
+            cell("", "e", "/>")
+        ),
+    ]
+    .concat();
+    let frame = format!(
+        r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Table 3"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="1524000" y="1397000"/><a:ext cx="6096000" cy="1112520"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblPr firstRow="1" bandRow="1"><a:tableStyleId>{{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}}</a:tableStyleId></a:tblPr><a:tblGrid><a:gridCol w="2032000"/><a:gridCol w="2032000"/><a:gridCol w="2032000"/></a:tblGrid>{rows}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>"#
+    );
+    let p = one_slide(&frame);
+    let shape = &p.slides[0].shapes[0];
+    assert_eq!((shape.frame.x, shape.frame.y), (1_524_000, 1_397_000));
+    let ShapeKind::Table(Table { columns, rows }) = &shape.kind else {
+        panic!("not a table")
+    };
+    assert_eq!(columns, &vec![2_032_000; 3]);
+    let r0 = &rows[0].cells;
+    assert_eq!(
+        (r0[0].col_span, r0[1].merged, r0[2].merged),
+        (2, true, false)
+    );
+    let r1 = &rows[1].cells;
+    assert_eq!(
+        (r1[0].row_span, r1[0].text.anchor),
+        (2, VerticalAnchor::Middle)
+    );
+    assert!(rows[2].cells[0].merged);
+    // The cell's own fill beats the style; the header row is accent1 with white bold
+    // text; body rows are banded with accent1 tints.
+    assert_eq!(
+        r1[0].fill,
+        Fill::Solid {
+            color: Color::rgb(0xFFFF00)
+        }
+    );
+    assert_eq!(
+        r0[0].fill,
+        Fill::Solid {
+            color: Color::rgb(0x4472C4)
+        }
+    );
+    let head = &r0[0].text.paragraphs[0].runs[0];
+    assert!(head.bold);
+    assert_eq!(head.color, Color::rgb(0xFFFFFF));
+    assert_ne!(r1[1].fill, rows[2].cells[1].fill);
+    let html = html_of(&p, 0);
+    assert!(html.contains("<td colspan=\"2\""));
+    assert!(html.contains("<td rowspan=\"2\""));
+    assert_eq!(html.matches("<td").count(), 7);
+    assert!(html.contains("wide") && html.contains("tall"));
+}
+
+#[test]
+fn auto_numbered_bullets_count_per_level() {
+    let body = r#"<a:p><a:pPr><a:buFont typeface="+mj-lt"/><a:buAutoNum type="arabicPeriod"/></a:pPr><a:r><a:t>one</a:t></a:r></a:p>
+<a:p><a:pPr lvl="1"><a:buAutoNum type="alphaLcParenR"/></a:pPr><a:r><a:t>one-a</a:t></a:r></a:p>
+<a:p><a:pPr lvl="1"><a:buAutoNum type="alphaLcParenR"/></a:pPr><a:r><a:t>one-b</a:t></a:r></a:p>
+<a:p><a:pPr lvl="1"><a:buAutoNum type="alphaLcParenR"/></a:pPr><a:endParaRPr/></a:p>
+<a:p><a:pPr lvl="1"><a:buAutoNum type="alphaLcParenR"/></a:pPr><a:r><a:t>one-c</a:t></a:r></a:p>
+<a:p><a:pPr><a:buAutoNum type="arabicPeriod"/></a:pPr><a:r><a:t>two</a:t></a:r></a:p>
+<a:p><a:pPr lvl="1"><a:buAutoNum type="romanUcPeriod" startAt="4"/></a:pPr><a:r><a:t>two-iv</a:t></a:r></a:p>
+<a:p><a:pPr><a:buNone/></a:pPr><a:r><a:t>break</a:t></a:r></a:p>
+<a:p><a:pPr><a:buAutoNum type="arabicPeriod"/></a:pPr><a:r><a:t>restart</a:t></a:r></a:p>"#;
+    let p = one_slide(&pptx_sp(3, Some(r#"idx="1""#), None, "", body));
+    let labels: Vec<String> = text(&p.slides[0].shapes[0])
+        .paragraphs
+        .iter()
+        .map(|para| {
+            para.bullet
+                .as_ref()
+                .map_or(String::new(), |b| b.text.clone())
+        })
+        .collect();
+    assert_eq!(labels, ["1.", "a)", "b)", "", "c)", "2.", "IV.", "", "1."]);
+    let para = &text(&p.slides[0].shapes[0]).paragraphs[1];
+    assert_eq!(para.level, 1);
+    assert_eq!(
+        para.bullet.as_ref().unwrap().scheme.as_deref(),
+        Some("alphaLcParenR")
+    );
+    // The bullet font resolves through the theme.
+    assert_eq!(
+        text(&p.slides[0].shapes[0]).paragraphs[0]
+            .bullet
+            .as_ref()
+            .unwrap()
+            .font
+            .as_deref(),
+        Some("Calibri Light")
+    );
+    let html = html_of(&p, 0);
+    assert!(html.contains(">b)</span>"));
+}
+
+#[test]
+fn hidden_slides_order_and_notes() {
+    let mut hidden = PptxSlide::new(&pptx_sp(
+        2,
+        None,
+        Some((0, 0, 10, 10)),
+        "",
+        &pptx_p("second part"),
+    ));
+    hidden.attrs = r#"show="0""#.to_owned();
+    hidden.notes = vec!["Say hello &amp; smile".to_owned(), "Then leave".to_owned()];
+    let first = PptxSlide::new(&pptx_sp(
+        2,
+        None,
+        Some((0, 0, 10, 10)),
+        "",
+        &pptx_p("first part"),
+    ));
+    let mut f = PptxFixture::new(vec![first, hidden]);
+    // The list, not the part names, gives the order.
+    f.order = Some(vec![1, 0]);
+    let p = parse(&f);
+    assert_eq!(p.slides[0].part.as_deref(), Some("ppt/slides/slide2.xml"));
+    assert!(p.slides[0].hidden && !p.slides[1].hidden);
+    assert_eq!(p.slides[0].notes, vec!["Say hello & smile", "Then leave"]);
+    assert!(p.slides[1].notes.is_empty());
+    let html = render_html(&p, &RenderOptions::default());
+    let first_section = html.find("id=\"slide-1\"").unwrap();
+    assert!(html[first_section..].starts_with(
+        "id=\"slide-1\" data-slide=\"1\" aria-label=\"Slide 1 of 2, hidden\" data-hidden>"
+    ));
+    assert!(html.find("second part").unwrap() < html.find("first part").unwrap());
+    assert!(html.contains("<aside class=\"pptx-notes\" aria-label=\"Speaker notes\"><p>Say hello &amp; smile</p><p>Then leave</p></aside>"));
+    assert!(html.contains("class=\"pptx-thumb is-hidden\""));
+}
+
+#[test]
+fn hyperlinks_keep_only_safe_schemes_and_slide_jumps() {
+    let body = r#"<a:p><a:r><a:rPr><a:hlinkClick r:id="rId7"/></a:rPr><a:t>web</a:t></a:r><a:r><a:rPr><a:hlinkClick r:id="rId8"/></a:rPr><a:t>script</a:t></a:r><a:r><a:rPr><a:hlinkClick r:id="rId9"/></a:rPr><a:t>mail</a:t></a:r><a:r><a:rPr><a:hlinkClick r:id="rId10" action="ppaction://hlinksldjump"/></a:rPr><a:t>jump</a:t></a:r></a:p>"#;
+    let mut slide = PptxSlide::new(&pptx_sp(2, None, Some((0, 0, 10, 10)), "", body));
+    slide.rels = vec![
+        (
+            "rId7".into(),
+            "hyperlink".into(),
+            "https://example.com/?a=1&amp;b=&quot;2&quot;".into(),
+            true,
+        ),
+        (
+            "rId8".into(),
+            "hyperlink".into(),
+            "javascript:alert(1)".into(),
+            true,
+        ),
+        (
+            "rId9".into(),
+            "hyperlink".into(),
+            "mailto:a@example.com".into(),
+            true,
+        ),
+        ("rId10".into(), "slide".into(), "slide2.xml".into(), false),
+    ];
+    let p = parse(&PptxFixture::new(vec![slide, PptxSlide::new("")]));
+    let runs = &text(&p.slides[0].shapes[0]).paragraphs[0].runs;
+    assert_eq!(
+        runs[0].link,
+        Some(Link::Url {
+            url: "https://example.com/?a=1&b=\"2\"".into()
+        })
+    );
+    assert_eq!(runs[1].link, None);
+    assert!(matches!(runs[2].link, Some(Link::Url { .. })));
+    assert_eq!(runs[3].link, Some(Link::Slide { number: 2 }));
+    // Links take the theme's hyperlink colour, underlined.
+    assert_eq!(runs[0].color, Color::rgb(0x0563C1));
+    assert_eq!(runs[0].underline.as_deref(), Some("sng"));
+    let html = html_of(&p, 0);
+    assert!(html.contains(r#"href="https://example.com/?a=1&amp;b=&quot;2&quot;" target="_blank" rel="noopener noreferrer""#));
+    assert!(!html.contains("javascript"));
+    assert!(html.contains(r##"href="#slide-2" data-pptx-goto="2""##));
+}
+
+#[test]
+fn text_is_escaped_everywhere() {
+    let body =
+        "<a:p><a:r><a:t>&lt;script&gt;alert('x')&lt;/script&gt; &amp; more</a:t></a:r></a:p>";
+    let mut sp = pptx_sp(2, None, Some((0, 0, 10, 10)), "", body);
+    sp = sp.replace(
+        "name=\"Shape 2\"",
+        "name=\"&quot;&gt;&lt;img src=x&gt;\" descr=\"&lt;b&gt;\"",
+    );
+    let mut slide = PptxSlide::new(&sp);
+    slide.notes = vec!["&lt;/aside&gt;".to_owned()];
+    let p = parse(&PptxFixture::new(vec![slide]));
+    let html = render_html(&p, &RenderOptions::default());
+    assert!(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"));
+    assert!(!html.contains("<script"));
+    assert!(!html.contains("<img src=x"));
+    assert!(!html.contains("<b>"));
+    assert!(html.contains("<p>&lt;/aside&gt;</p>"));
+}
+
+#[test]
+fn fills_lines_arrows_and_custom_geometry() {
+    let grad = r#"<a:prstGeom prst="roundRect"><a:avLst><a:gd name="adj" fmla="val 50000"/></a:avLst></a:prstGeom><a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FF0000"/></a:gs><a:gs pos="100000"><a:srgbClr val="0000FF"/></a:gs></a:gsLst><a:lin ang="5400000"/></a:gradFill><a:ln w="25400"><a:solidFill><a:srgbClr val="00FF00"/></a:solidFill><a:prstDash val="dash"/></a:ln>"#;
+    let connector = r#"<p:cxnSp><p:nvCxnSpPr><p:cNvPr id="3" name="Arrow"/><p:cNvCxnSpPr/><p:nvPr/></p:nvCxnSpPr><p:spPr><a:xfrm flipV="1"><a:off x="0" y="0"/><a:ext cx="1270000" cy="0"/></a:xfrm><a:prstGeom prst="straightConnector1"><a:avLst/></a:prstGeom><a:ln w="12700"><a:solidFill><a:srgbClr val="000000"/></a:solidFill><a:tailEnd type="triangle"/></a:ln></p:spPr><p:style><a:lnRef idx="2"><a:schemeClr val="accent1"/></a:lnRef><a:fillRef idx="0"><a:schemeClr val="accent1"/></a:fillRef><a:effectRef idx="0"><a:schemeClr val="accent1"/></a:effectRef><a:fontRef idx="minor"><a:schemeClr val="tx1"/></a:fontRef></p:style></p:cxnSp>"#;
+    let free = r#"<a:custGeom><a:avLst/><a:gdLst><a:gd name="half" fmla="*/ w 1 2"/></a:gdLst><a:pathLst><a:path w="100" h="100"><a:moveTo><a:pt x="0" y="0"/></a:moveTo><a:lnTo><a:pt x="100" y="50"/></a:lnTo><a:cubicBezTo><a:pt x="50" y="100"/><a:pt x="20" y="100"/><a:pt x="0" y="100"/></a:cubicBezTo><a:close/></a:path></a:pathLst></a:custGeom><a:noFill/><a:ln w="12700"><a:solidFill><a:srgbClr val="000000"/></a:solidFill></a:ln>"#;
+    let styled = r#"<a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom>"#;
+    let style = r#"<p:style><a:lnRef idx="2"><a:schemeClr val="accent1"><a:shade val="50000"/></a:schemeClr></a:lnRef><a:fillRef idx="1"><a:schemeClr val="accent1"/></a:fillRef><a:effectRef idx="0"><a:schemeClr val="accent1"/></a:effectRef><a:fontRef idx="minor"><a:schemeClr val="lt1"/></a:fontRef></p:style>"#;
+    let tree = [
+        pptx_sp(2, None, Some((0, 0, 1270000, 635000)), grad, ""),
+        connector.to_owned(),
+        pptx_sp(4, None, Some((0, 0, 2540000, 1270000)), free, ""),
+        pptx_sp(
+            5,
+            None,
+            Some((0, 0, 1270000, 1270000)),
+            styled,
+            &pptx_p("styled"),
+        )
+        .replace("</p:spPr>", &format!("</p:spPr>{style}")),
+    ]
+    .concat();
+    let p = one_slide(&tree);
+    let s = &p.slides[0].shapes;
+    let a = auto(&s[0]);
+    assert!(matches!(&a.fill, Fill::Gradient(g) if g.stops.len() == 2));
+    let line = a.line.as_ref().unwrap();
+    assert_eq!(
+        (line.width, line.dash.as_str(), line.color),
+        (25_400, "dash", Color::rgb(0x00FF00))
+    );
+    // The connector: the style's 2 pt accent line, narrowed and recoloured by its own
+    // outline, with an arrow head at its end.
+    let c = auto(&s[1]);
+    assert!(c.connector && c.fill == Fill::None);
+    let cl = c.line.as_ref().unwrap();
+    assert_eq!((cl.width, cl.color), (12_700, Color::rgb(0)));
+    assert_eq!(cl.tail.as_ref().unwrap().kind, "triangle");
+    assert!(s[1].frame.flip_v);
+    // Custom geometry keeps its commands in path units.
+    let Geometry::Custom { paths } = &auto(&s[2]).geometry else {
+        panic!("not custom")
+    };
+    assert_eq!(
+        paths[0].commands[1],
+        PathCommand::LineTo { x: 100.0, y: 50.0 }
+    );
+    assert_eq!(paths[0].commands.len(), 4);
+    assert_eq!(auto(&s[2]).fill, Fill::None);
+    // Style references: fill accent1, line accent1 shaded, text lt1.
+    let st = auto(&s[3]);
+    assert_eq!(
+        st.fill,
+        Fill::Solid {
+            color: Color::rgb(0x4472C4)
+        }
+    );
+    assert_eq!(st.line.as_ref().unwrap().width, 25_400);
+    assert_eq!(
+        text(&s[3]).paragraphs[0].runs[0].color,
+        Color::rgb(0xFFFFFF)
+    );
+    let html = html_of(&p, 0);
+    assert!(
+        html.contains("<linearGradient id=\"pptx-s1-g1\" x1=\"0.5\" y1=\"0\" x2=\"0.5\" y2=\"1\">")
+    );
+    assert!(html.contains("stroke-dasharray=\"6 2\""));
+    // The custom path scaled from 100×100 path units to 200×100 points.
+    assert!(html.contains("d=\"M0 0L200 50C100 100 40 100 0 100Z\" fill=\"none\""));
+    // The arrow head: a filled triangle at the line's end (100, 0).
+    assert!(html.contains("<path d=\"M100 0L97 1.5L97 -1.5Z\" fill=\"#000000\""));
+}
+
+#[test]
+fn autofit_scales_text_and_line_spacing() {
+    let body = r#"<p:txBody><a:bodyPr lIns="0" tIns="0" rIns="0" bIns="0" wrap="none" anchor="ctr" vert="vert270"><a:normAutofit fontScale="50000" lnSpcReduction="20000"/></a:bodyPr><a:lstStyle/><a:p><a:pPr><a:lnSpc><a:spcPct val="100000"/></a:lnSpc><a:spcAft><a:spcPts val="600"/></a:spcAft></a:pPr><a:r><a:rPr sz="4000" b="1" i="1" u="sng" strike="sngStrike" baseline="30000" cap="all"><a:latin typeface="Georgia"/></a:rPr><a:t>Big</a:t></a:r><a:br><a:rPr sz="4000"/></a:br><a:fld type="slidenum" id="{x}"><a:t>‹#›</a:t></a:fld></a:p></p:txBody>"#;
+    let sp = format!(
+        r#"<p:sp><p:nvSpPr><p:cNvPr id="2" name="Fit"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="100" cy="100"/></a:xfrm></p:spPr>{body}</p:sp>"#
+    );
+    let p = one_slide(&sp);
+    let t = text(&p.slides[0].shapes[0]);
+    assert_eq!(
+        (t.autofit.as_str(), t.font_scale, t.line_reduction),
+        ("normal", 0.5, 0.2)
+    );
+    assert_eq!(
+        (t.insets, t.wrap, t.anchor),
+        ([0; 4], false, VerticalAnchor::Middle)
+    );
+    assert_eq!(t.vertical, "vert270");
+    let para = &t.paragraphs[0];
+    assert_eq!(para.line_spacing, Spacing::Percent(80.0));
+    assert_eq!(para.space_after, Spacing::Points(6.0));
+    let r = &para.runs[0];
+    assert_eq!(r.size, 20.0);
+    assert!(r.bold && r.italic);
+    assert_eq!(
+        (r.underline.as_deref(), r.strike.as_deref()),
+        (Some("sng"), Some("sngStrike"))
+    );
+    assert_eq!(
+        (r.baseline, r.caps.as_deref(), r.font.as_deref()),
+        (30.0, Some("all"), Some("Georgia"))
+    );
+    assert_eq!(para.runs[1].kind, RunKind::Break);
+    // A slide-number field shows the slide's number.
+    assert_eq!(para.runs[2].text, "1");
+    let html = html_of(&p, 0);
+    assert!(html.contains("pptx-tx pptx-nowrap"));
+    assert!(html.contains("writing-mode:vertical-rl;transform:rotate(180deg)"));
+    assert!(html.contains("line-height:0.96;"));
+    assert!(html.contains("text-decoration:underline line-through"));
+    assert!(html.contains("font-family:'Georgia','Liberation Serif',serif"));
+}
+
+#[test]
+fn backgrounds_inherit_from_the_master() {
+    let mut f = PptxFixture::new(vec![PptxSlide::new(""), PptxSlide::new("")]);
+    f.master_bg = r#"<p:bg><p:bgPr><a:gradFill><a:gsLst><a:gs pos="0"><a:schemeClr val="accent1"/></a:gs><a:gs pos="100000"><a:schemeClr val="accent2"/></a:gs></a:gsLst><a:lin ang="0"/></a:gradFill><a:effectLst/></p:bgPr></p:bg>"#.to_owned();
+    f.slides[1].before_tree =
+        r#"<p:bg><p:bgRef idx="1003"><a:schemeClr val="accent6"/></p:bgRef></p:bg>"#.to_owned();
+    let p = parse(&f);
+    assert!(
+        matches!(&p.slides[0].background, Fill::Gradient(g) if g.stops[1].color == Color::rgb(0xED7D31))
+    );
+    // bgRef 1003: the third background style (phClr shaded to 90 %).
+    let Fill::Solid { color } = p.slides[1].background else {
+        panic!("solid background expected")
+    };
+    assert_ne!(color, Color::rgb(0x70AD47));
+    let html = html_of(&p, 0);
+    assert!(html.contains("background:linear-gradient(90deg,#4472C4 0%,#ED7D31 100%)"));
+}
+
+#[test]
+fn layout_and_master_decorations_are_shared_layers() {
+    let logo = pptx_sp(
+        9,
+        None,
+        Some((0, 6_400_000, 9_144_000, 458_000)),
+        r#"<a:solidFill><a:schemeClr val="accent1"/></a:solidFill>"#,
+        &pptx_p("Company footer"),
+    );
+    let mut f = PptxFixture::new(vec![
+        PptxSlide::new(&pptx_sp(
+            2,
+            Some(r#"type="title""#),
+            None,
+            "",
+            &pptx_p("One"),
+        )),
+        PptxSlide::new(""),
+        PptxSlide::new(""),
+    ]);
+    f.master_extra = logo;
+    f.slides[2].attrs = r#"showMasterSp="0""#.to_owned();
+    let p = parse(&f);
+    assert_eq!(p.layers.len(), 1);
+    assert_eq!(p.layers[0].shapes.len(), 1);
+    assert_eq!(
+        (p.slides[0].layer, p.slides[1].layer, p.slides[2].layer),
+        (Some(0), Some(0), None)
+    );
+    assert!(html_of(&p, 1).contains("Company footer"));
+    assert!(!html_of(&p, 2).contains("Company footer"));
+}
+
+#[test]
+fn charts_show_title_and_type() {
+    let chart = r#"<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>Sales by region</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:barDir val="col"/><c:ser><c:idx val="0"/><c:tx><c:v>2024</c:v></c:tx><c:cat><c:strLit><c:ptCount val="2"/><c:pt idx="0"><c:v>North</c:v></c:pt><c:pt idx="1"><c:v>South</c:v></c:pt></c:strLit></c:cat><c:val><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>3</c:v></c:pt><c:pt idx="1"><c:v>5</c:v></c:pt></c:numLit></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>"#;
+    let frame = r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Chart 3"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="5080000" cy="3810000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId3"/></a:graphicData></a:graphic></p:graphicFrame>"#;
+    let mut slide = PptxSlide::new(frame);
+    slide.rels = vec![(
+        "rId3".into(),
+        "chart".into(),
+        "../charts/chart1.xml".into(),
+        false,
+    )];
+    let mut f = PptxFixture::new(vec![slide]);
+    f.parts = vec![("ppt/charts/chart1.xml".into(), chart.as_bytes().to_vec())];
+    let p = parse(&f);
+    let ShapeKind::Chart(c) = &p.slides[0].shapes[0].kind else {
+        panic!("not a chart")
+    };
+    assert_eq!(c.title.as_deref(), Some("Sales by region"));
+    assert_eq!(c.chart_types, ["column"]);
+    assert_eq!(c.series[0].name.as_deref(), Some("2024"));
+    assert_eq!(c.series[0].values, [Some(3.0), Some(5.0)]);
+    assert_eq!(c.series[0].color, Some(Color::rgb(0x4472C4)));
+    let html = html_of(&p, 0);
+    assert!(html.contains("aria-label=\"Column chart: Sales by region\""));
+    assert!(html.contains("<rect "));
+}
+
+#[test]
+fn render_options_prefix_ids_and_media() {
+    let mut slide = PptxSlide::new(
+        r#"<p:pic><p:nvPicPr><p:cNvPr id="2" name="P"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rId5"/></p:blipFill><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="10" cy="10"/></a:xfrm></p:spPr></p:pic>"#,
+    );
+    slide.rels = vec![(
+        "rId5".into(),
+        "image".into(),
+        "../media/a b.png".into(),
+        false,
+    )];
+    let mut f = PptxFixture::new(vec![slide, PptxSlide::new("")]);
+    f.parts = vec![("ppt/media/a b.png".into(), png_header(2, 2))];
+    let p = parse(&f);
+    let opts = RenderOptions {
+        id_prefix: "d2-".into(),
+        media_prefix: "/p/x/media/".into(),
+        ..RenderOptions::default()
+    };
+    let html = render_html(&p, &opts);
+    assert!(html.contains("id=\"d2-slide-2\""));
+    assert!(html.contains("href=\"#d2-slide-1\""));
+    assert!(html.contains("data-id-prefix=\"d2-\""));
+    assert!(html.contains("src=\"/p/x/media/ppt/media/a%20b.png\""));
+    let mut urls = std::collections::HashMap::new();
+    urls.insert(
+        "ppt/media/a b.png".to_owned(),
+        "data:image/png;base64,AAAA".to_owned(),
+    );
+    let html = render_html(
+        &p,
+        &RenderOptions {
+            media_urls: urls,
+            standalone: true,
+            lazy: false,
+            ..RenderOptions::default()
+        },
+    );
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("src=\"data:image/png;base64,AAAA\""));
+    assert!(!html.contains("<template class"));
+    // The standalone page carries the viewer script inline.
+    assert!(html.contains("data-pptx-ready"));
+}
