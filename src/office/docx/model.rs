@@ -8,7 +8,9 @@
 
 use serde::Serialize;
 
-use crate::office::{CoreProperties, ImageFormat};
+pub use crate::office::media::{ImageSource, MediaPart};
+
+use crate::office::CoreProperties;
 
 /// A parsed Word document.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -170,22 +172,6 @@ pub struct Comment {
     pub date: Option<String>,
     /// Content.
     pub blocks: Vec<Block>,
-}
-
-/// An image part shown by the document.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MediaPart {
-    /// The part name (serve its bytes by this name).
-    pub part: String,
-    /// Format from magic bytes, if recognised.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub format: Option<ImageFormat>,
-    /// Pixel size from the header, for raster formats.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pixels: Option<(u32, u32)>,
-    /// Whether a browser can show it (PNG, JPEG, GIF, BMP, WebP); others are placeholders.
-    pub displayable: bool,
 }
 
 /// Block-level content.
@@ -596,27 +582,6 @@ pub struct Image {
     /// Anchoring, for floating pictures; `None` for inline ones.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
-}
-
-/// Where an image comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-pub enum ImageSource {
-    /// A part of the package, listed in [`Document::media`].
-    Part {
-        /// The part name.
-        part: String,
-    },
-    /// A linked file or URL; never fetched, shown as a placeholder naming it.
-    External {
-        /// The link as written.
-        url: String,
-    },
-    /// The relationship or part is missing or unusable.
-    Missing {
-        /// What the document pointed at.
-        target: String,
-    },
 }
 
 /// How a floating object is placed. Offsets in points.

@@ -15,7 +15,9 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::office::{CoreProperties, ImageFormat};
+pub use crate::office::media::{ImageSource, MediaPart};
+
+use crate::office::CoreProperties;
 
 /// EMU per point.
 pub const EMU_PER_POINT: f64 = 12_700.0;
@@ -87,22 +89,6 @@ pub struct Layer {
     /// Master shapes then layout shapes, back to front; placeholders are not included
     /// (they only lend position and style to the slides).
     pub shapes: Vec<Shape>,
-}
-
-/// An image part shown by the deck.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MediaPart {
-    /// The part name (serve its bytes by this name).
-    pub part: String,
-    /// Format from magic bytes, if recognised.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub format: Option<ImageFormat>,
-    /// Pixel size from the header, for raster formats.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pixels: Option<(u32, u32)>,
-    /// Whether a browser can show it (PNG, JPEG, GIF, BMP, WebP); others are placeholders.
-    pub displayable: bool,
 }
 
 /// One shape on a slide, a layout or inside a group.
@@ -434,27 +420,6 @@ impl Crop {
     pub fn is_empty(&self) -> bool {
         *self == Crop::default()
     }
-}
-
-/// Where an image comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
-pub enum ImageSource {
-    /// A part of the package, listed in [`Presentation::media`].
-    Part {
-        /// Part name.
-        part: String,
-    },
-    /// A linked picture outside the package (never fetched).
-    External {
-        /// The link as written.
-        url: String,
-    },
-    /// A relationship that leads nowhere.
-    Missing {
-        /// The relationship id or target.
-        target: String,
-    },
 }
 
 /// An outline.
