@@ -1,8 +1,12 @@
 //! Model types for the pictures an Office file shows, shared by the DOCX and PPTX models.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
+use super::error::OfficeError;
 use super::image::ImageFormat;
+use super::package::OfficePackage;
 
 /// An image part a document or deck shows.
 #[derive(Debug, Clone, Serialize)]
@@ -39,4 +43,47 @@ pub enum ImageSource {
         /// What the file pointed at (relationship id or target).
         target: String,
     },
+}
+
+/// The media parts a model shows, each recorded once with what its header says.
+#[derive(Debug, Default)]
+pub struct MediaCatalog {
+    index: HashMap<String, usize>,
+    parts: Vec<MediaPart>,
+}
+
+impl MediaCatalog {
+    /// Records `part` once. A part whose header cannot be read for a reason `degradable`
+    /// accepts (say, it is missing) is recorded without facts and shows as a placeholder;
+    /// any other failure (an image over the pixel cap, a guard breach) is returned so the
+    /// caller can refuse the whole file.
+    pub fn register(
+        &mut self,
+        package: &OfficePackage<'_>,
+        part: &str,
+        degradable: impl Fn(&OfficeError) -> bool,
+    ) -> Result<(), OfficeError> {
+        if self.index.contains_key(part) {
+            return Ok(());
+        }
+        let (format, pixels, result) = match package.image_header(part) {
+            Ok(Some(h)) => (Some(h.format), h.size, Ok(())),
+            Ok(None) => (None, None, Ok(())),
+            Err(e) if degradable(&e) => (None, None, Ok(())),
+            Err(e) => (None, None, Err(e)),
+        };
+        self.index.insert(part.to_owned(), self.parts.len());
+        self.parts.push(MediaPart {
+            part: part.to_owned(),
+            format,
+            pixels,
+            displayable: format.is_some_and(|f| f.is_web_displayable()),
+        });
+        result
+    }
+
+    /// The recorded parts, in the order they were first seen.
+    pub fn into_parts(self) -> Vec<MediaPart> {
+        self.parts
+    }
 }

@@ -10,7 +10,7 @@ use crate::office::relationships::RelTarget;
 use crate::office::xml::Element;
 use crate::office::{Ns, OfficeErrorKind};
 
-use super::model::{Anchor, Image, ImageSource, Inline, MediaPart, Placeholder, TextBox};
+use super::model::{Anchor, Image, ImageSource, Inline, Placeholder, TextBox};
 use super::parse::Parser;
 use super::props::emu;
 
@@ -140,25 +140,10 @@ impl Parser<'_, '_> {
     /// cap or a damaged part makes the whole document a refusal, as the guard requires;
     /// the error is stashed and raised by the caller.
     fn register_media(&mut self, part: &str) {
-        if self.media_index.contains_key(part) {
-            return;
+        let missing = |e: &crate::office::OfficeError| e.kind() == OfficeErrorKind::MissingPart;
+        if let Err(e) = self.media.register(self.package, part, missing) {
+            self.fatal.get_or_insert(e);
         }
-        let (format, pixels) = match self.package.image_header(part) {
-            Ok(Some(h)) => (Some(h.format), h.size),
-            Ok(None) => (None, None),
-            Err(e) if e.kind() == OfficeErrorKind::MissingPart => (None, None),
-            Err(e) => {
-                self.fatal.get_or_insert(e);
-                (None, None)
-            }
-        };
-        self.media_index.insert(part.to_owned(), self.media.len());
-        self.media.push(MediaPart {
-            part: part.to_owned(),
-            format,
-            pixels,
-            displayable: format.is_some_and(|f| f.is_web_displayable()),
-        });
     }
 
     /// VML content (`w:pict`, `w:object`): image data and text boxes.

@@ -5,6 +5,7 @@
 //! level) or runs (inside a paragraph), so text inside wrappers this parser has never
 //! heard of (`w:customXml`, `w:smartTag`, future extensions) is still shown.
 
+use crate::office::media::MediaCatalog;
 use std::collections::HashMap;
 
 use crate::office::ns::rel_type;
@@ -15,8 +16,8 @@ use crate::office::{Ns, OfficeError, OfficeErrorKind, OfficeLimits, OfficePackag
 use super::fields::{field_name, hyperlink};
 use super::model::{
     Block, BreakKind, Comment, CommentMarkKind, Document, HeaderFooter, HeaderFooterRefs, Inline,
-    LinkTarget, ListLabel, MediaPart, Note, NoteKind, PageSetup, Paragraph, ParagraphFormat,
-    Placeholder, Revision, RunFormat, Section, SectionStart,
+    LinkTarget, ListLabel, Note, NoteKind, PageSetup, Paragraph, ParagraphFormat, Placeholder,
+    Revision, RunFormat, Section, SectionStart,
 };
 use super::numbering::{format_number, Numbering};
 use super::props::{number, on_off, twips, val, PPr, RPr, ThemeFonts};
@@ -78,8 +79,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
         note_order: Vec::new(),
         footnote_format: "decimal".to_owned(),
         endnote_format: "lowerRoman".to_owned(),
-        media: Vec::new(),
-        media_index: HashMap::new(),
+        media: MediaCatalog::default(),
         warnings: Vec::new(),
         fatal: None,
         table_depth: 0,
@@ -116,7 +116,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
     if let Some(error) = parser.fatal.take() {
         return Err(error);
     }
-    doc.media = std::mem::take(&mut parser.media);
+    doc.media = std::mem::take(&mut parser.media).into_parts();
     doc.warnings = std::mem::take(&mut parser.warnings);
     Ok(doc)
 }
@@ -154,8 +154,7 @@ pub(super) struct Parser<'p, 'a> {
     note_order: Vec<(NoteKind, String)>,
     footnote_format: String,
     endnote_format: String,
-    pub(super) media: Vec<MediaPart>,
-    pub(super) media_index: HashMap<String, usize>,
+    pub(super) media: MediaCatalog,
     pub(super) warnings: Vec<String>,
     /// A guard breach met deep inside the walk (an image over the pixel cap); the
     /// document is refused once the walk returns.

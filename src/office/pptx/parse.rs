@@ -8,6 +8,7 @@
 //! requires. The chain is followed a fixed number of steps (slide, layout, master,
 //! theme), so a relationship loop cannot make the walk go round.
 
+use crate::office::media::MediaCatalog;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -21,7 +22,7 @@ use super::fill::{blip, fill_in, line, style_fill, style_line};
 use super::geometry::custom_geometry;
 use super::model::{
     AutoShape, Color, Embedded, Fill, Frame, Geometry, Group, ImageSource, Layer, Line, Link,
-    MediaPart, Picture, PlaceholderRef, Presentation, Shape, ShapeKind, Slide,
+    Picture, PlaceholderRef, Presentation, Shape, ShapeKind, Slide,
 };
 use super::table::{default_style_doc, table, TableCtx};
 use super::text::{
@@ -141,8 +142,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Presentation> 
         themes: HashMap::new(),
         layer_index: HashMap::new(),
         layers: Vec::new(),
-        media: Vec::new(),
-        media_index: HashMap::new(),
+        media: MediaCatalog::default(),
         warnings: Vec::new(),
         fatal: None,
         shape_budget: MAX_SHAPES,
@@ -190,7 +190,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Presentation> 
         }
     }
     pres.layers = std::mem::take(&mut parser.layers);
-    pres.media = std::mem::take(&mut parser.media);
+    pres.media = std::mem::take(&mut parser.media).into_parts();
     pres.warnings = std::mem::take(&mut parser.warnings);
     Ok(pres)
 }
@@ -464,8 +464,7 @@ struct Parser<'p, 'a> {
     themes: HashMap<String, Rc<Theme>>,
     layer_index: HashMap<(String, ClrMap), usize>,
     layers: Vec<Layer>,
-    media: Vec<MediaPart>,
-    media_index: HashMap<String, usize>,
+    media: MediaCatalog,
     warnings: Vec<String>,
     /// A guard breach met deep inside the walk (an image over the pixel cap); the deck is
     /// refused once the current slide is done.
@@ -600,25 +599,9 @@ impl Parser<'_, '_> {
     /// Records a media part once, with what its header says. An image over the pixel cap
     /// refuses the deck (the error is stashed and raised after the slide).
     fn register_media(&mut self, part: &str) {
-        if self.media_index.contains_key(part) {
-            return;
+        if let Err(e) = self.media.register(self.package, part, degradable) {
+            self.fatal.get_or_insert(e);
         }
-        let (format, pixels) = match self.package.image_header(part) {
-            Ok(Some(h)) => (Some(h.format), h.size),
-            Ok(None) => (None, None),
-            Err(e) if degradable(&e) => (None, None),
-            Err(e) => {
-                self.fatal.get_or_insert(e);
-                (None, None)
-            }
-        };
-        self.media_index.insert(part.to_owned(), self.media.len());
-        self.media.push(MediaPart {
-            part: part.to_owned(),
-            format,
-            pixels,
-            displayable: format.is_some_and(|f| f.is_web_displayable()),
-        });
     }
 
     /// An image relationship of a part: a media part (sniffed once), a link, or missing.
