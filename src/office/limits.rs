@@ -27,6 +27,10 @@ pub struct OfficeLimits {
     /// Most nodes (elements and text runs) one XML part may hold once parsed; this bounds
     /// the memory of the parsed tree, which the byte caps alone do not.
     pub max_xml_nodes: usize,
+    /// Most paragraphs a document's model may hold. With the node cap this bounds the
+    /// memory of the model and its HTML (about 0.7 KiB per paragraph), which a file of
+    /// millions of empty paragraphs would otherwise blow up from a few hundred KiB.
+    pub max_paragraphs: usize,
     /// Largest image, in pixels (width × height), that may be handed to a decoder.
     pub max_image_pixels: u64,
 }
@@ -40,7 +44,11 @@ impl Default for OfficeLimits {
             max_compression_ratio: 100,
             ratio_threshold_bytes: MIB,
             max_xml_depth: 256,
-            max_xml_nodes: 2_000_000,
+            // A 300-page report holds ~52,000 elements and ~7,100 paragraphs; these caps
+            // leave room for documents of well over a thousand pages while keeping a
+            // hostile file's parse under 64 MiB.
+            max_xml_nodes: 750_000,
+            max_paragraphs: 40_000,
             max_image_pixels: 50_000_000,
         }
     }

@@ -82,6 +82,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
         media: MediaCatalog::default(),
         warnings: Vec::new(),
         fatal: None,
+        paragraphs: 0,
         table_depth: 0,
         flattened_tables: false,
     };
@@ -159,6 +160,8 @@ pub(super) struct Parser<'p, 'a> {
     /// A guard breach met deep inside the walk (an image over the pixel cap); the
     /// document is refused once the walk returns.
     pub(super) fatal: Option<OfficeError>,
+    /// Paragraphs made so far, against `OfficeLimits::max_paragraphs`.
+    pub(super) paragraphs: usize,
     /// Tables open around the current block.
     table_depth: usize,
     /// Whether the "tables too deep" warning was given.
@@ -303,6 +306,11 @@ impl Parser<'_, '_> {
         mut breaks: Option<&mut Vec<(usize, Section)>>,
     ) {
         for el in parent.elements() {
+            if self.fatal.is_some() {
+                // Refused already (a limit or a broken part): building more model would
+                // only cost memory.
+                return;
+            }
             match (el.ns(), el.name()) {
                 (Ns::W, "p") => {
                     out.push(Block::Paragraph(self.paragraph(el)));
@@ -377,6 +385,9 @@ impl Parser<'_, '_> {
     /// caller's walk over all descendant cells.
     fn blocks_no_tables(&mut self, cell: Element<'_>, out: &mut Vec<Block>) {
         for el in cell.elements() {
+            if self.fatal.is_some() {
+                return;
+            }
             match (el.ns(), el.name()) {
                 (Ns::W, "p") => out.push(Block::Paragraph(self.paragraph(el))),
                 // Its cells come later in the caller's walk.
@@ -390,6 +401,20 @@ impl Parser<'_, '_> {
     // ----- paragraphs --------------------------------------------------------------
 
     pub(super) fn paragraph(&mut self, p: Element<'_>) -> Paragraph {
+        self.paragraphs += 1;
+        if self.paragraphs > self.package.limits().max_paragraphs && self.fatal.is_none() {
+            self.fatal = Some(OfficeError::new(
+                OfficeErrorKind::XmlTooLarge,
+                format!(
+                    "the document has more than {} paragraphs (limit)",
+                    self.package.limits().max_paragraphs
+                ),
+            ));
+        }
+        if self.fatal.is_some() {
+            // The document is refused; stop building a model nobody will see.
+            return Paragraph::default();
+        }
         let direct = p.child(Ns::W, "pPr").map(PPr::from_xml).unwrap_or_default();
         let (style_id, style) = self.styles.paragraph_style(direct.style.as_deref());
         let style_id = style_id.map(str::to_owned);

@@ -1,0 +1,150 @@
+//! The 60-page benchmark report in the viewer, in real Chromium: the page frame is laid out
+//! and painted, the text is there, and a screenshot is kept for a person to review at
+//! `target/test-artifacts/report-60p.png`.
+
+mod common;
+
+use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
+use chromiumoxide::cdp::browser_protocol::page::CaptureScreenshotFormat;
+use chromiumoxide::page::ScreenshotParams;
+use common::browser::{eval, wait_for, TestBrowser};
+use common::start;
+
+const REPORT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/bench/report-60p.docx"
+);
+const ARTIFACTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/test-artifacts");
+
+/// The viewport the screenshot is taken at: wide enough for a Letter page (612 pt = 816 px)
+/// with the desk around it, so the review image shows the frame as a reader sees it.
+const VIEWPORT: (u32, u32) = (1200, 900);
+
+/// Paper and desk colours of `render.css` (`--docx-paper`, `--docx-desk`).
+const PAPER: [u8; 3] = [0xff, 0xff, 0xff];
+const DESK: [u8; 3] = [0xe8, 0xe8, 0xec];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn report_60p_shows_its_page_frame_and_text_and_is_screenshotted() {
+    let s = start(|_| {}).await;
+    s.write("reports/report-60p.docx", std::fs::read(REPORT).unwrap());
+    let body = s.preview_ok("reports/report-60p.docx").await;
+    assert_eq!(body["views"][0]["name"], "document");
+    let shell_url = body["url"].as_str().unwrap().to_string();
+
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&shell_url).await;
+    page.execute(SetDeviceMetricsOverrideParams::new(
+        VIEWPORT.0 as i64,
+        VIEWPORT.1 as i64,
+        1.0,
+        false,
+    ))
+    .await
+    .expect("set the viewport");
+    wait_for(
+        &page,
+        "document.readyState === 'complete' && document.querySelector('#view-document .docx-page') !== null",
+    )
+    .await;
+    // Web fonts and the stylesheet must have settled before layout is measured.
+    eval(&page, "document.fonts.ready.then(() => true)").await;
+
+    // Measured as opened, unscrolled: what a reader sees first.
+    let frame = eval(
+        &page,
+        r#"(() => {
+            const view = document.getElementById('view-document');
+            const pageEl = view.querySelector('.docx-page');
+            const r = pageEl.getBoundingClientRect();
+            const cs = getComputedStyle(pageEl);
+            const desk = getComputedStyle(view.querySelector('article.docx'));
+            const firstPara = pageEl.querySelector('.docx-body > *');
+            return {
+                viewHidden: view.hidden,
+                display: cs.display,
+                visibility: cs.visibility,
+                left: r.left, top: r.top, width: r.width, height: r.height,
+                paper: cs.backgroundColor,
+                desk: desk.backgroundColor,
+                pages: view.querySelectorAll('.docx-page').length,
+                firstParagraph: firstPara && firstPara.textContent,
+                firstHeading: (view.querySelector('h1') || {}).textContent,
+                text: view.innerText,
+                innerWidth: window.innerWidth,
+                innerHeight: window.innerHeight,
+                dpr: window.devicePixelRatio,
+            };
+        })()"#,
+    )
+    .await;
+
+    // The frame is shown, laid out with a real size, and painted as paper on the desk
+    // (which proves docx.css loaded: without it both would be transparent).
+    assert_eq!(frame["viewHidden"], false, "{frame}");
+    assert_eq!(frame["display"], "block", "{frame}");
+    assert_eq!(frame["visibility"], "visible", "{frame}");
+    let width = frame["width"].as_f64().unwrap();
+    let height = frame["height"].as_f64().unwrap();
+    // 612 pt Letter paper is 816 CSS px; the viewport is wide enough not to shrink it.
+    assert!((width - 816.0).abs() < 1.0, "page frame width {width}");
+    // min-height is the paper height (792 pt = 1056 px); a section's text only adds to it.
+    assert!(height >= 1055.0, "page frame height {height}");
+    assert_eq!(frame["paper"], "rgb(255, 255, 255)", "{frame}");
+    assert_eq!(frame["desk"], "rgb(232, 232, 236)", "{frame}");
+    assert!(frame["pages"].as_u64().unwrap() >= 1, "{frame}");
+
+    // The text is present and rendered (innerText skips what CSS hides).
+    assert_eq!(
+        frame["firstParagraph"], "Quarterly report",
+        "the title opens page 1"
+    );
+    assert_eq!(
+        frame["firstHeading"],
+        "Section 1: Revenue token budget render"
+    );
+    let text = frame["text"].as_str().unwrap();
+    for needle in [
+        "Quarterly report",
+        "Section 1: Revenue token budget render",
+        "Chart plan render owner artifact workspace",
+    ] {
+        assert!(text.contains(needle), "visible text lacks {needle:?}");
+    }
+
+    let png = page
+        .screenshot(
+            ScreenshotParams::builder()
+                .format(CaptureScreenshotFormat::Png)
+                .build(),
+        )
+        .await
+        .expect("screenshot");
+    std::fs::create_dir_all(ARTIFACTS).unwrap();
+    let artifact = format!("{ARTIFACTS}/report-60p.png");
+    std::fs::write(&artifact, &png).unwrap();
+    browser.close().await;
+
+    // The artifact is a real PNG of the viewport.
+    let image = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+        .expect("the screenshot decodes as PNG")
+        .to_rgb8();
+    assert_eq!(
+        (frame["innerWidth"].as_u64(), frame["innerHeight"].as_u64()),
+        (Some(VIEWPORT.0.into()), Some(VIEWPORT.1.into())),
+        "{frame}"
+    );
+    assert_eq!(frame["dpr"].as_f64(), Some(1.0), "{frame}");
+    assert_eq!(image.dimensions(), VIEWPORT, "{artifact}");
+
+    // And it shows the frame: paper inside the page's top margin, desk just above it.
+    let left = frame["left"].as_f64().unwrap();
+    let top = frame["top"].as_f64().unwrap();
+    assert!(top >= 16.0, "desk visible above the frame: {frame}");
+    let pixel = |x: f64, y: f64| image.get_pixel(x as u32, y as u32).0;
+    let inside = (left + width / 2.0, top + 20.0);
+    // Clear of the frame's 4 px shadow, inside the desk's 16 px padding.
+    let above = (left + width / 2.0, top - 10.0);
+    assert_eq!(pixel(inside.0, inside.1), PAPER, "paper at {inside:?}");
+    assert_eq!(pixel(above.0, above.1), DESK, "desk at {above:?}");
+}
