@@ -10,7 +10,7 @@ cargo build --release --quiet
 ws=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$ws"' EXIT
 cp -r fixtures/demo "$ws/demo"
-PREVIEWD_DIFFS__DATA_DIR="$ws/diffs" ./target/release/previewd serve --workspace "$ws" --listen 127.0.0.1:$port >/dev/null 2>&1 &
+PREVIEWD_DIFFS__DATA_DIR="$ws/diffs" PREVIEWD_DIFFS__FSYNC=${FSYNC:-true} ./target/release/previewd serve --workspace "$ws" --listen 127.0.0.1:$port >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 50); do curl -sf http://127.0.0.1:$port/healthz >/dev/null && break; sleep 0.1; done
 echo "idle RSS: $(grep VmRSS /proc/$pid/status | awk '{print $2/1024 " MiB"}')"
@@ -47,11 +47,11 @@ rm -f "$lua"
 
 # The diffs tool: POST /api/v1/diffs in view mode with a 500-line change.
 diff_body=$(mktemp)
-python3 - "$diff_body" <<'PY'
+python3 - "$diff_body" ${DIFF_EXT:-rs} <<'PY'
 import json, sys
 before = "".join(f"line {i} of the file with some words\n" for i in range(500))
 after = "".join((f"line {i} changed here\n" if i % 10 == 3 else f"line {i} of the file with some words\n") for i in range(500))
-json.dump({"before": before, "after": after, "path": "src/x.rs", "mode": "view"}, open(sys.argv[1], "w"))
+json.dump({"before": before, "after": after, "path": "src/x." + ("rs" if len(sys.argv) < 3 else sys.argv[2]), "mode": "view"}, open(sys.argv[1], "w"))
 PY
 lua2=$(mktemp --suffix=.lua)
 cat > "$lua2" <<LUA
