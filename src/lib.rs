@@ -15,6 +15,7 @@ pub mod activity;
 pub mod config;
 pub mod diff;
 pub mod error;
+pub mod export;
 pub mod highlight;
 pub mod markup;
 pub mod office;
