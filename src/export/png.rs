@@ -21,7 +21,7 @@ use image::{ColorType, ImageEncoder, ImageFormat};
 use super::browser::Lease;
 use super::{measure_frame, ExportError, FrameBox};
 use crate::diff::input::FileOptions;
-use crate::diff::options::{clamp_file_scale, MAX_FILE_SCALE, MIN_FILE_SCALE};
+use crate::diff::options::{clamp_file_scale, MIN_FILE_SCALE};
 
 /// Tallest capture in one screenshot, in device pixels. Chromium's compositor cannot
 /// allocate surfaces past about 16384 px; half of that leaves room for its own padding.
@@ -134,14 +134,17 @@ pub(crate) async fn render(
     options: &PngOptions,
 ) -> Result<PngOutput, ExportError> {
     let width = options.width.max(1);
+    // Requests arrive clamped already; a hand-made NaN falls back to the plainest scale.
     let mut scale = if options.scale.is_finite() {
         clamp_file_scale(options.scale)
     } else {
-        MAX_FILE_SCALE.min(2.0)
+        MIN_FILE_SCALE
     };
+    let started = std::time::Instant::now();
     lease.set_viewport(width, VIEWPORT_HEIGHT, scale).await?;
     lease.load(html).await?;
     let mut frame = measure_frame(lease).await?;
+    let laid_out = started.elapsed();
     let mut plan = Plan::new(&frame, scale);
     let mut steps = 0;
     while plan.pixels() > options.max_pixels {
@@ -190,6 +193,15 @@ pub(crate) async fn render(
     if u64::from(got_w) * u64::from(got_h) > options.max_pixels {
         return Err(ExportError::SizeLimit);
     }
+    tracing::debug!(
+        layout_ms = laid_out.as_millis() as u64,
+        total_ms = started.elapsed().as_millis() as u64,
+        width = got_w,
+        height = got_h,
+        scale,
+        tiles = tile_count,
+        "diff PNG rendered"
+    );
     Ok(PngOutput {
         bytes,
         width: got_w,
