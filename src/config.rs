@@ -41,6 +41,8 @@ pub struct Config {
     pub diffs: DiffsConfig,
     /// Guards of the Office container (zip) and XML parsers.
     pub office: crate::office::OfficeLimits,
+    /// Headless Chromium for the diff PNG/PDF export.
+    pub browser: BrowserConfig,
 }
 
 impl Default for Config {
@@ -57,6 +59,7 @@ impl Default for Config {
             work: WorkConfig::default(),
             diffs: DiffsConfig::default(),
             office: crate::office::OfficeLimits::default(),
+            browser: BrowserConfig::default(),
         }
     }
 }
@@ -232,6 +235,45 @@ impl Default for DiffsConfig {
     }
 }
 
+/// The headless Chromium that renders diff PNG/PDF files: which one, and how much of it.
+///
+/// One warm browser serves every render; see `export::browser`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BrowserConfig {
+    /// The browser executable (`browser.executablePath` in the contract). When set it must
+    /// be executable; when unset the browser is discovered (variables, `PATH`, usual places).
+    #[serde(alias = "executablePath")]
+    pub executable_path: Option<PathBuf>,
+    /// Renders (browser tabs) running at once.
+    pub max_concurrent_renders: usize,
+    /// Renders waiting for a tab beyond those; past this a request gets 429.
+    pub queue: usize,
+    /// Deadline of one render including its wait, milliseconds; past it the tab is closed
+    /// (the browser stays) and the request gets 503.
+    pub render_timeout_ms: u64,
+    /// How long a starting browser may take to offer its DevTools endpoint, milliseconds.
+    pub launch_timeout_ms: u64,
+    /// The browser is closed after this many seconds without a render (0: never).
+    pub idle_close_seconds: u64,
+    /// The browser is replaced after this many renders, which bounds memory creep (0: never).
+    pub restart_after_renders: u64,
+}
+
+impl Default for BrowserConfig {
+    fn default() -> Self {
+        BrowserConfig {
+            executable_path: None,
+            max_concurrent_renders: 2,
+            queue: 8,
+            render_timeout_ms: 20_000,
+            launch_timeout_ms: 20_000,
+            idle_close_seconds: 300,
+            restart_after_renders: 500,
+        }
+    }
+}
+
 /// Why a configuration could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -338,6 +380,34 @@ mod tests {
         assert_eq!(c.limits.image_bytes, 50 * 1024 * 1024);
         assert_eq!(c.snapshots.ttl_seconds, 1800);
         assert!(!c.security.allow_remote);
+        assert_eq!(c.browser.max_concurrent_renders, 2);
+        assert_eq!(c.browser.queue, 8);
+        assert!(c.browser.executable_path.is_none());
+    }
+
+    #[test]
+    fn browser_section_takes_the_contract_spelling_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.toml");
+        std::fs::write(
+            &file,
+            "[browser]\nexecutablePath = \"/opt/chrome\"\nqueue = 3\n",
+        )
+        .unwrap();
+        let c = Config::load(
+            Some(&file),
+            env(&[
+                ("PREVIEWD_BROWSER", "/ignored/here"),
+                ("PREVIEWD_BROWSER__MAX_CONCURRENT_RENDERS", "4"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            c.browser.executable_path,
+            Some(PathBuf::from("/opt/chrome"))
+        );
+        assert_eq!(c.browser.queue, 3);
+        assert_eq!(c.browser.max_concurrent_renders, 4);
     }
 
     #[test]

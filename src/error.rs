@@ -63,6 +63,14 @@ pub enum Error {
         /// Seconds after which a retry may succeed.
         retry_after: Option<u64>,
     },
+    /// A diff PNG/PDF would exceed its pixel or page cap even at the lowest scale. The
+    /// message is contract text.
+    #[error("Diff frame did not render within image size limits.")]
+    ImageTooLarge,
+    /// No usable browser for PNG/PDF export; the message is the contract's guidance with a
+    /// reason (never a host path).
+    #[error("{0}")]
+    BrowserUnavailable(String),
     /// The work did not finish before its deadline.
     #[error("the request did not finish within {0} ms")]
     Timeout(u64),
@@ -88,6 +96,8 @@ impl Error {
             Error::Unauthorized => "unauthorized",
             Error::MethodNotAllowed => "method_not_allowed",
             Error::Busy { .. } => "busy",
+            Error::ImageTooLarge => "image_too_large",
+            Error::BrowserUnavailable(_) => "browser_unavailable",
             Error::Timeout(_) => "timeout",
             Error::Internal => "internal",
         }
@@ -101,13 +111,15 @@ impl Error {
                 StatusCode::FORBIDDEN
             }
             Error::NotFound(_) => StatusCode::NOT_FOUND,
-            Error::NotAFile(_) | Error::Corrupt(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::NotAFile(_) | Error::Corrupt(_) | Error::ImageTooLarge => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             Error::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Error::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Error::Unauthorized => StatusCode::UNAUTHORIZED,
             Error::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Error::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Error::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Timeout(_) | Error::BrowserUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -202,6 +214,8 @@ mod tests {
                 reason: String::new(),
                 retry_after: None,
             },
+            Error::ImageTooLarge,
+            Error::BrowserUnavailable(String::new()),
             Error::Timeout(0),
             Error::Internal,
         ];

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod config;
 pub mod diff;
 pub mod error;
+pub mod export;
 pub mod highlight;
 pub mod markup;
 pub mod office;
