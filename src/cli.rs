@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::diff::view::{render, Variant, ViewOptions};
-use crate::diff::{build_model, DiffOutcome, DiffRequest};
+use crate::diff::{build_model, DiffModel, DiffOutcome, DiffRequest};
 use crate::error::Error;
 use crate::highlight::{highlight_lines, plain_lines};
 use crate::markup::{escape, human_size};
@@ -196,9 +196,9 @@ pub enum DiffSource {
     Patch(String),
 }
 
-/// Renders a diff to a standalone page (the static image variant) or its model as JSON,
-/// through the `diffs` contract (same limits, same messages).
-pub fn diff(source: DiffSource, format: Format, config: &Config) -> Result<Vec<u8>, Error> {
+/// Validates the source through the `diffs` contract (same limits, same messages) and
+/// builds its model.
+fn diff_model(source: DiffSource, config: &Config) -> Result<(DiffRequest, DiffModel), Error> {
     let body = match source {
         DiffSource::Texts {
             before,
@@ -215,14 +215,17 @@ pub fn diff(source: DiffSource, format: Format, config: &Config) -> Result<Vec<u
     };
     let invalid = |e: crate::diff::DiffInputError| Error::InvalidRequest(e.message().to_string());
     let request = DiffRequest::from_json(&body, &config.diffs.defaults).map_err(invalid)?;
-    let model = match build_model(&request).map_err(invalid)? {
-        DiffOutcome::Changed(model) => model,
-        DiffOutcome::Unchanged => {
-            return Err(Error::InvalidRequest(
-                crate::diff::IDENTICAL_MESSAGE.to_string(),
-            ))
-        }
-    };
+    match build_model(&request).map_err(invalid)? {
+        DiffOutcome::Changed(model) => Ok((request, model)),
+        DiffOutcome::Unchanged => Err(Error::InvalidRequest(
+            crate::diff::IDENTICAL_MESSAGE.to_string(),
+        )),
+    }
+}
+
+/// Renders a diff to a standalone page (the static image variant) or its model as JSON.
+pub fn diff(source: DiffSource, format: Format, config: &Config) -> Result<Vec<u8>, Error> {
+    let (request, model) = diff_model(source, config)?;
     match format {
         Format::Json => to_json(&model),
         Format::Html => Ok(render(
@@ -236,6 +239,21 @@ pub fn diff(source: DiffSource, format: Format, config: &Config) -> Result<Vec<u
         )
         .into_bytes()),
     }
+}
+
+/// Renders a diff to PNG or PDF with the export's browser, presets and caps (the config's
+/// `diffs.defaults` choose quality, scale and width).
+pub async fn diff_file(
+    source: DiffSource,
+    format: crate::diff::FileFormat,
+    config: &Config,
+) -> Result<Vec<u8>, Error> {
+    let (mut request, model) = diff_model(source, config)?;
+    request.file.format = format;
+    let exporter = crate::export::Exporter::from_config(config);
+    let result = exporter.render_diff(&request, &model).await;
+    exporter.close().await;
+    Ok(result?.bytes)
 }
 
 /// Projects a session's tool calls (the `POST /api/v1/activity` input) to its file

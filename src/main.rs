@@ -48,6 +48,14 @@ impl From<OutputFormat> for cli::Format {
     }
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DiffFormat {
+    Html,
+    Json,
+    Png,
+    Pdf,
+}
+
 #[derive(clap::Args)]
 struct PreviewArgs {
     /// The file to render.
@@ -75,9 +83,9 @@ struct DiffArgs {
     /// A unified patch (`git diff`, `diff -u`, hg, svn).
     #[arg(long, conflicts_with_all = ["before", "after"])]
     patch: Option<PathBuf>,
-    /// Output format.
+    /// Output format (png and pdf render in headless Chromium with the export's caps).
     #[arg(long, value_enum, default_value = "html")]
-    format: OutputFormat,
+    format: DiffFormat,
     /// Write here instead of standard output.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
@@ -144,7 +152,23 @@ fn main() -> ExitCode {
                     },
                     _ => return Err("give --before and --after, or --patch".to_string()),
                 };
-                cli::diff(source, args.format.into(), &config).map_err(refused)
+                match args.format {
+                    DiffFormat::Html => cli::diff(source, cli::Format::Html, &config),
+                    DiffFormat::Json => cli::diff(source, cli::Format::Json, &config),
+                    DiffFormat::Png | DiffFormat::Pdf => {
+                        let format = if args.format == DiffFormat::Png {
+                            previewd::diff::FileFormat::Png
+                        } else {
+                            previewd::diff::FileFormat::Pdf
+                        };
+                        let runtime = tokio::runtime::Builder::new_multi_thread()
+                            .enable_all()
+                            .build()
+                            .map_err(|e| format!("cannot start the runtime: {e}"))?;
+                        runtime.block_on(cli::diff_file(source, format, &config))
+                    }
+                }
+                .map_err(refused)
             });
             finish(result, args.output.as_deref())
         }

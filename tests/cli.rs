@@ -185,3 +185,34 @@ fn serve_shuts_down_gracefully_on_sigterm() {
     stderr.read_to_string(&mut rest).unwrap();
     assert!(rest.contains("shutting down"), "{rest}");
 }
+
+#[test]
+fn diff_renders_png_and_pdf_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("d.png");
+    let (code, _, err) = previewd(&[
+        "diff",
+        "--patch",
+        PATCH,
+        "--format",
+        "png",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let image = image::open(&png).unwrap();
+    // The default preset: a 960 CSS px frame at scale 2.
+    assert_eq!(image.width(), 1920);
+    let pdf = dir.path().join("d.pdf");
+    let (code, _, err) = previewd(&[
+        "diff",
+        "--patch",
+        PATCH,
+        "--format",
+        "pdf",
+        "-o",
+        pdf.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
+}

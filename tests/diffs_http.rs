@@ -353,16 +353,74 @@ async fn expired_artifacts_are_gone_and_live_ones_survive_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn file_modes_say_the_export_is_not_available_yet() {
+async fn file_mode_renders_a_png_and_no_viewer() {
     let s = start(|_| {}).await;
+    let health: Value = s.get("/healthz").await.json().await.unwrap();
+    assert_eq!(
+        health["browser"]["state"], "not_started",
+        "healthz starts no browser"
+    );
+    let (status, body) = diff(
+        &s,
+        json!({"before": "a\nb\n", "after": "a\nc\n", "mode": "file", "fileScale": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let d = &body["details"];
+    assert!(d.get("viewerUrl").is_none(), "file mode makes no viewer");
+    assert_eq!(d["fileFormat"], "png");
+    assert_eq!(d["format"], "png");
+    assert_eq!(d["fileQuality"], "standard");
+    assert_eq!(d["imageQuality"], "standard");
+    assert_eq!(d["fileScale"], 1.0);
+    assert_eq!(d["fileMaxWidth"], 960);
+    assert_eq!(d["imageMaxWidth"], 960);
+    assert_eq!(d["path"], d["filePath"]);
+    assert_eq!(d["imagePath"], d["filePath"]);
+    let path = d["filePath"].as_str().unwrap();
+    assert!(std::path::Path::new(path).is_absolute());
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(d["fileBytes"], bytes.len());
+    assert_eq!(d["imageBytes"], bytes.len());
+    let png = image::load_from_memory(&bytes).unwrap();
+    assert_eq!(png.width(), 960, "the frame width at scale 1");
+    let health: Value = s.get("/healthz").await.json().await.unwrap();
+    assert_eq!(health["browser"]["state"], "ready");
+    assert_eq!(health["export"]["renders"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn both_mode_returns_viewer_and_pdf() {
+    let s = start(|_| {}).await;
+    let (status, body) = diff(
+        &s,
+        json!({"before": "a\n", "after": "b\n", "mode": "both", "fileFormat": "pdf"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let d = &body["details"];
+    assert!(d["viewerUrl"].is_string());
+    assert_eq!(d["fileFormat"], "pdf");
+    let bytes = std::fs::read(d["filePath"].as_str().unwrap()).unwrap();
+    assert!(bytes.starts_with(b"%PDF-"));
+    assert!(d.get("fileError").is_none());
+    assert_eq!(s.get(d["viewerPath"].as_str().unwrap()).await.status(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_a_browser_file_mode_fails_and_both_keeps_the_viewer() {
+    let s = start(|c| c.browser.executable_path = Some("/nonexistent/chromium".into())).await;
     let (status, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "file"})).await;
-    assert_eq!(status, 415, "{body}");
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "browser_unavailable");
+    assert!(message(&body).starts_with("Diff PNG/PDF rendering requires a Chromium-compatible browser. Set browser.executablePath or install Chrome/Chromium. "), "{body}");
     let (status, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "both"})).await;
     assert_eq!(status, 200);
     assert!(body["details"]["viewerUrl"].is_string());
     assert!(body["details"]["fileError"]
         .as_str()
         .unwrap()
-        .contains("not available"));
+        .starts_with("Diff PNG/PDF rendering requires"));
     assert_eq!(body["details"]["fileError"], body["details"]["imageError"]);
+    assert!(body["details"].get("filePath").is_none());
 }

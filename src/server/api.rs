@@ -138,6 +138,8 @@ pub async fn health(State(state): State<Arc<AppState>>) -> Response {
         snapshots: usize,
         snapshot_bytes: u64,
         pool: crate::server::pool::PoolStats,
+        browser: crate::export::BrowserState,
+        export: crate::export::ExportStats,
     }
     json(
         StatusCode::OK,
@@ -148,6 +150,9 @@ pub async fn health(State(state): State<Arc<AppState>>) -> Response {
             snapshots: state.snapshots.len(),
             snapshot_bytes: state.snapshots.bytes(),
             pool: state.pool.stats(),
+            // Reported without starting the browser.
+            browser: state.exporter.state(),
+            export: state.exporter.stats(),
         },
     )
 }

@@ -20,39 +20,14 @@ use super::AppState;
 use crate::diff::store::{NewArtifact, StoreError, VIEWER_FILE};
 use crate::diff::view::{render, Variant, ViewOptions, VIEWER_JS, VIEWER_RUNTIME_JS};
 use crate::diff::{
-    build_model, DiffContext, DiffInputError, DiffOutcome, DiffRequest, InputKind, Mode,
-    IDENTICAL_MESSAGE,
+    build_model, DiffInputError, DiffModel, DiffOutcome, DiffRequest, Mode, IDENTICAL_MESSAGE,
 };
 use crate::error::Error;
+use crate::export::{ExportError, ExportedFile};
 use crate::preview::snapshot::is_lower_hex;
 
 /// The viewer page's Content-Security-Policy (contract string).
 pub const VIEWER_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'none'; base-uri 'none'; frame-ancestors 'self'; object-src 'none'";
-
-/// Why a file could not be made while the export is not part of this build.
-pub const EXPORT_UNAVAILABLE: &str =
-    "PNG/PDF export is not available in this previewd build yet; use mode \"view\".";
-
-/// The `details` object of a successful call.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Details {
-    changed: bool,
-    artifact_id: String,
-    viewer_url: String,
-    viewer_path: String,
-    title: String,
-    expires_at: String,
-    input_kind: InputKind,
-    file_count: usize,
-    mode: Mode,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    context: Option<DiffContext>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    file_error: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    image_error: Option<String>,
-}
 
 #[derive(Debug, Serialize)]
 struct Answer<T: Serialize> {
@@ -80,83 +55,140 @@ fn store_error(e: StoreError) -> Error {
     }
 }
 
-/// `POST /api/v1/diffs`.
+/// `POST /api/v1/diffs`: the contract and the model on the blocking pool, the PNG/PDF (for
+/// `file` and `both`) on the exporter's own bounded browser, then the artifact on the pool.
 pub async fn create(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, Error> {
-    let work_state = state.clone();
-    let answer = state
+    let defaults = state.config.diffs.defaults.clone();
+    let prepared = state
         .pool
-        .run(move || make_artifact(&work_state, &body))
+        .run(move || {
+            let request = DiffRequest::from_json_bytes(&body, &defaults).map_err(input_error)?;
+            Ok(match build_model(&request).map_err(input_error)? {
+                DiffOutcome::Changed(model) => Some((request, model)),
+                DiffOutcome::Unchanged => None,
+            })
+        })
         .await?;
-    Ok(answer)
+    let Some((request, model)) = prepared else {
+        return Ok(json(
+            StatusCode::OK,
+            &Answer {
+                details: Unchanged {
+                    changed: false,
+                    message: IDENTICAL_MESSAGE,
+                },
+            },
+        ));
+    };
+    let file = match request.mode {
+        Mode::View => None,
+        Mode::File | Mode::Both => Some(state.exporter.render_diff(&request, &model).await),
+    };
+    let work_state = state.clone();
+    state
+        .pool
+        .run(move || store_artifact(&work_state, &request, &model, file))
+        .await
 }
 
-fn make_artifact(state: &AppState, body: &[u8]) -> Result<Response, Error> {
-    let request =
-        DiffRequest::from_json_bytes(body, &state.config.diffs.defaults).map_err(input_error)?;
-    let model = match build_model(&request).map_err(input_error)? {
-        DiffOutcome::Changed(model) => model,
-        DiffOutcome::Unchanged => {
-            return Ok(json(
-                StatusCode::OK,
-                &Answer {
-                    details: Unchanged {
-                        changed: false,
-                        message: IDENTICAL_MESSAGE,
-                    },
-                },
-            ))
+/// Stores the artifact for a prepared call and builds the contract's `details`.
+fn store_artifact(
+    state: &AppState,
+    request: &DiffRequest,
+    model: &DiffModel,
+    file: Option<Result<ExportedFile, ExportError>>,
+) -> Result<Response, Error> {
+    let (file, file_error) = match file {
+        None => (None, None),
+        Some(Ok(file)) => (Some(file), None),
+        // `file` has nothing to fall back to; `both` still answers with the viewer.
+        Some(Err(e)) if request.mode == Mode::File => return Err(e.into()),
+        Some(Err(e)) => {
+            tracing::warn!(error = %e, "diff file render failed; answering with the viewer only");
+            (None, Some(e.to_string()))
         }
     };
-    if request.mode == Mode::File {
-        return Err(Error::Unsupported(EXPORT_UNAVAILABLE.into()));
+    let page = (request.mode != Mode::File)
+        .then(|| render(model, &ViewOptions::from_request(request, Variant::Viewer)));
+    let mut payloads: Vec<(&str, &[u8])> = Vec::new();
+    if let Some(page) = &page {
+        payloads.push((VIEWER_FILE, page.as_bytes()));
     }
-    let page = render(
-        &model,
-        &ViewOptions::from_request(&request, Variant::Viewer),
-    );
+    if let Some(file) = &file {
+        payloads.push((file.file_name(), &file.bytes));
+    }
     let context = request.context.clone().unwrap_or_default();
-    let saved = save_viewer(
-        state,
-        NewArtifact {
-            ttl: std::time::Duration::from_secs(request.ttl_seconds),
-            title: request.title.clone(),
-            input_kind: enum_name(&request.input_kind()),
-            file_count: model.files.len() as u64,
-            mode: enum_name(&request.mode),
-            context: match serde_json::to_value(&context) {
-                Ok(serde_json::Value::Object(map)) => map,
-                _ => serde_json::Map::new(),
+    let created = state
+        .diff_store
+        .create(
+            NewArtifact {
+                ttl: std::time::Duration::from_secs(request.ttl_seconds),
+                title: request.title.clone(),
+                input_kind: enum_name(&request.input_kind()),
+                file_count: model.files.len() as u64,
+                mode: enum_name(&request.mode),
+                context: match serde_json::to_value(&context) {
+                    Ok(serde_json::Value::Object(map)) => map,
+                    _ => serde_json::Map::new(),
+                },
             },
-        },
-        &page,
-        request.base_url.as_deref(),
-    )?;
-    let (file_error, image_error) = if request.mode == Mode::Both {
-        (
-            Some(EXPORT_UNAVAILABLE.to_string()),
-            Some(EXPORT_UNAVAILABLE.to_string()),
+            &payloads,
         )
-    } else {
-        (None, None)
+        .map_err(store_error)?;
+    let mut details = serde_json::Map::new();
+    let mut put = |k: &str, v: serde_json::Value| {
+        details.insert(k.to_string(), v);
     };
+    put("changed", true.into());
+    put("artifactId", created.id().into());
+    put(
+        "expiresAt",
+        crate::time::rfc3339(created.artifact.expires_at()).into(),
+    );
+    put("title", request.title.clone().into());
+    put("inputKind", enum_name(&request.input_kind()).into());
+    put("fileCount", model.files.len().into());
+    put("mode", enum_name(&request.mode).into());
+    if let Some(context) = &request.context {
+        put("context", serde_json::to_value(context).unwrap_or_default());
+    }
+    if page.is_some() {
+        let base = request.base_url.as_deref().unwrap_or(&state.diff_base_url);
+        let viewer_path = format!("/plugins/diffs/view/{}/{}", created.id(), created.token);
+        put("viewerUrl", format!("{base}{viewer_path}").into());
+        put("viewerPath", viewer_path.into());
+    }
+    if let Some(file) = &file {
+        let path = state
+            .diff_store
+            .file_path(created.id(), file.file_name())
+            .map_err(store_error)?
+            .to_string_lossy()
+            .into_owned();
+        let format = enum_name(&file.format);
+        let quality = enum_name(&file.quality);
+        // The contract's names, then the legacy `image*` aliases with the same values.
+        put("filePath", path.clone().into());
+        put("path", path.clone().into());
+        put("fileBytes", file.bytes.len().into());
+        put("fileFormat", format.clone().into());
+        put("fileQuality", quality.clone().into());
+        put("fileScale", file.scale.into());
+        put("fileMaxWidth", file.max_width.into());
+        put("format", format.into());
+        put("imagePath", path.into());
+        put("imageBytes", file.bytes.len().into());
+        put("imageQuality", quality.into());
+        put("imageScale", file.scale.into());
+        put("imageMaxWidth", file.max_width.into());
+    }
+    if let Some(error) = file_error {
+        put("fileError", error.clone().into());
+        put("imageError", error.into());
+    }
     Ok(json(
         StatusCode::OK,
-        &Answer {
-            details: Details {
-                changed: true,
-                artifact_id: saved.artifact_id,
-                viewer_url: saved.viewer_url,
-                viewer_path: saved.viewer_path,
-                title: request.title.clone(),
-                expires_at: saved.expires_at,
-                input_kind: request.input_kind(),
-                file_count: model.files.len(),
-                mode: request.mode,
-                context: request.context.clone(),
-                file_error,
-                image_error,
-            },
-        },
+        &serde_json::json!({ "details": details }),
     ))
 }
 

@@ -45,6 +45,8 @@ pub struct AppState {
     pub started: Instant,
     /// Diff artifacts.
     pub diff_store: Arc<dyn ArtifactStore>,
+    /// PNG/PDF export (one warm, locked-down Chromium, started on first use).
+    pub exporter: crate::export::Exporter,
     /// Base of viewer URLs when a call names none (configured viewer base, public origin,
     /// or this server's loopback address).
     pub diff_base_url: String,
@@ -110,6 +112,7 @@ impl AppState {
             None => base_url.clone(),
         };
         Ok(AppState {
+            exporter: crate::export::Exporter::from_config(&config),
             diff_store: Arc::new(store),
             diff_base_url,
             door: Door::new(workspaces, config.limits.clone()),
