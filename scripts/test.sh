@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it (.ci/run calls exactly this).
 #
 # On a fresh Debian machine it first installs what the tests need: Debian's Chromium for
-# the real-browser tests. Then: formatting, lints, and every test (unit, HTTP over a real
+# the real-browser tests and the export, poppler-utils (pdfinfo, pdftotext) to check the
+# exported PDFs. Then: formatting, lints, and every test (unit, HTTP over a real
 # listener, real symlinks and FIFOs, the Office corpus, real Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,7 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need_apt+=(chromium)
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
+command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   sudo_cmd=()
