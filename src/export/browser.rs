@@ -74,8 +74,8 @@ pub const DOCUMENT_ORIGIN: &str = "https://previewd.invalid";
 pub const DOCUMENT_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; \
      font-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// The flags Chromium is started with. The first eight are the contract's; the rest keep a
-/// headless browser quiet, deterministic and inside its lock.
+/// The flags Chromium is started with: the contract's seven and `--disable-quic` first; the
+/// rest keep a headless browser quiet, deterministic and inside its lock.
 pub const CHROMIUM_FLAGS: &[&str] = &[
     "--headless",
     "--no-sandbox",
