@@ -86,13 +86,12 @@ fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
 fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Config) -> String {
     if let Some(model) = office {
         let bytes = read.bytes.as_deref().unwrap_or_default();
-        let media_urls = crate::preview::office::media_parts(model)
+        // One opened package for all pictures: reopening it per picture cost most of the
+        // time of a picture-heavy deck.
+        let media_urls = crate::preview::office::all_media(bytes, model, &config.office)
+            .unwrap_or_default()
             .into_iter()
-            .filter_map(|part| {
-                let (data, mime) =
-                    crate::preview::office::media(bytes, model, &part, &config.office).ok()?;
-                Some((part, data_url(mime, &data)))
-            })
+            .map(|(part, data, mime)| (part, data_url(mime, &data)))
             .collect::<HashMap<_, _>>();
         return match model {
             OfficeModel::Docx(doc) => render_html(

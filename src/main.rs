@@ -269,11 +269,13 @@ fn run_serve(args: ServeArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
+        // Before announcing the address: a SIGTERM from then on shuts down gracefully.
+        let shutdown = shutdown_signal();
         for root in state.door.workspaces().roots() {
             tracing::info!(id = %root.id, path = %root.path.display(), "serving workspace");
         }
         tracing::info!(url = %state.base_url, "previewd listening");
-        match serve(listener, state, shutdown_signal()).await {
+        match serve(listener, state, shutdown).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("previewd: server error: {e}");

@@ -83,6 +83,30 @@ pub fn media_parts(model: &OfficeModel) -> Vec<String> {
     }
 }
 
+/// A media part's name, bytes and MIME type.
+pub type MediaFile = (String, Vec<u8>, &'static str);
+
+/// Reads every displayable media part of the model from one opened package (for embedding
+/// them in a standalone page); parts that cannot be read are left out and show as
+/// placeholders.
+pub fn all_media(
+    bytes: &[u8],
+    model: &OfficeModel,
+    limits: &OfficeLimits,
+) -> Result<Vec<MediaFile>, Error> {
+    let package = OfficePackage::open(bytes, limits).map_err(office_error)?;
+    Ok(media_parts(model)
+        .into_iter()
+        .filter_map(|part| {
+            let data = package.read_part(&part).ok()?;
+            let mime = crate::office::image::sniff_image(&data)
+                .map(|h| h.format.mime())
+                .unwrap_or("application/octet-stream");
+            Some((part, data, mime))
+        })
+        .collect())
+}
+
 /// Reads one media part the model shows, with its MIME type.
 pub fn media(
     bytes: &[u8],
