@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{error_of, start};
+use common::{error_of, ids, start};
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/docx");
 
@@ -18,8 +18,7 @@ async fn a_document_has_a_document_view_model_and_media() {
     let body = s.preview_ok("docs/pics.docx").await;
     assert_eq!(body["kind"], "docx");
     assert_eq!(body["views"][0]["name"], "document");
-    let id = body["previewId"].as_str().unwrap();
-    let token = body["token"].as_str().unwrap();
+    let (id, token) = ids(&body);
 
     let page = s
         .get(&format!("/p/{id}/{token}/"))

@@ -3,15 +3,8 @@
 
 mod common;
 
-use common::{error_of, start, tiny_png};
+use common::{error_of, ids, start, tiny_png};
 use serde_json::json;
-
-fn ids(body: &serde_json::Value) -> (String, String) {
-    (
-        body["previewId"].as_str().unwrap().to_string(),
-        body["token"].as_str().unwrap().to_string(),
-    )
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn html_snapshot_lists_its_views_and_serves_them_from_one_read() {
@@ -332,39 +325,23 @@ async fn remote_clients_need_the_bearer_token_and_are_throttled() {
     assert_eq!(r.status(), 201);
     let (id, token) = ids(&r.json().await.unwrap());
     // The tokenized view needs no bearer token.
-    let view = s
-        .http
-        .get(format!("{}/p/{id}/{token}/", s.base))
-        .headers(remote("203.0.113.7"))
-        .send()
-        .await
-        .unwrap();
+    let view = s.get_as(&format!("/p/{id}/{token}/"), "203.0.113.7").await;
     assert_eq!(view.status(), 200);
 
-    let miss = |ip: &'static str| {
-        s.http
-            .get(format!("{}/p/{id}/{}/", s.base, "0".repeat(48)))
-            .headers(remote(ip))
-            .send()
-    };
+    let wrong = format!("/p/{id}/{}/", "0".repeat(48));
+    let miss = |ip: &'static str| s.get_as(&wrong, ip);
     // 39 misses, then a success clears the count.
     for _ in 0..39 {
-        assert_eq!(miss("203.0.113.8").await.unwrap().status(), 404);
+        assert_eq!(miss("203.0.113.8").await.status(), 404);
     }
-    let ok = s
-        .http
-        .get(format!("{}/p/{id}/{token}/", s.base))
-        .headers(remote("203.0.113.8"))
-        .send()
-        .await
-        .unwrap();
+    let ok = s.get_as(&format!("/p/{id}/{token}/"), "203.0.113.8").await;
     assert_eq!(ok.status(), 200);
     for _ in 0..39 {
-        assert_eq!(miss("203.0.113.8").await.unwrap().status(), 404);
+        assert_eq!(miss("203.0.113.8").await.status(), 404);
     }
     // The 40th miss within the window locks the client out.
-    assert_eq!(miss("203.0.113.8").await.unwrap().status(), 404);
-    let locked = miss("203.0.113.8").await.unwrap();
+    assert_eq!(miss("203.0.113.8").await.status(), 404);
+    let locked = miss("203.0.113.8").await;
     assert_eq!(locked.status(), 429);
     let retry: u64 = locked.headers()["retry-after"]
         .to_str()
@@ -373,26 +350,14 @@ async fn remote_clients_need_the_bearer_token_and_are_throttled() {
         .unwrap();
     assert!((1..=60).contains(&retry));
     // Even a right token is refused while locked out; other clients are unaffected.
-    let still = s
-        .http
-        .get(format!("{}/p/{id}/{token}/", s.base))
-        .headers(remote("203.0.113.8"))
-        .send()
-        .await
-        .unwrap();
+    let still = s.get_as(&format!("/p/{id}/{token}/"), "203.0.113.8").await;
     assert_eq!(still.status(), 429);
-    assert_eq!(miss("203.0.113.9").await.unwrap().status(), 404);
+    assert_eq!(miss("203.0.113.9").await.status(), 404);
     // Loopback (here: the proxy naming a loopback client) is never counted.
     for _ in 0..50 {
-        assert_eq!(miss("127.0.0.1").await.unwrap().status(), 404);
+        assert_eq!(miss("127.0.0.1").await.status(), 404);
     }
-    let local = s
-        .http
-        .get(format!("{}/p/{id}/{token}/", s.base))
-        .headers(remote("127.0.0.1"))
-        .send()
-        .await
-        .unwrap();
+    let local = s.get_as(&format!("/p/{id}/{token}/"), "127.0.0.1").await;
     assert_eq!(local.status(), 200);
     // Behind a trusted proxy, a request without a client address fails closed.
     assert_eq!(s.get(&format!("/p/{id}/{token}/")).await.status(), 404);

@@ -4,7 +4,7 @@
 mod common;
 
 use common::browser::{eval, wait_for, TestBrowser};
-use common::start;
+use common::{ids, start};
 
 const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench");
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/pptx");
@@ -19,10 +19,7 @@ async fn a_deck_has_slides_a_model_and_media() {
     let body = s.preview_ok("deck.pptx").await;
     assert_eq!(body["kind"], "pptx");
     assert_eq!(body["views"][0]["name"], "slides");
-    let (id, token) = (
-        body["previewId"].as_str().unwrap(),
-        body["token"].as_str().unwrap(),
-    );
+    let (id, token) = ids(&body);
     let page = s
         .get(&format!("/p/{id}/{token}/"))
         .await

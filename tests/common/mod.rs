@@ -141,6 +141,16 @@ impl TestServer {
         body
     }
 
+    /// `GET path` as forwarded by a (trusted) proxy for the client `ip`.
+    pub async fn get_as(&self, path: &str, ip: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}{path}", self.base))
+            .header("x-forwarded-for", ip)
+            .send()
+            .await
+            .unwrap()
+    }
+
     /// `GET path` on this server.
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.http
@@ -169,6 +179,14 @@ pub async fn error_of(response: reqwest::Response) -> (u16, String) {
             .as_str()
             .unwrap_or("<none>")
             .to_string(),
+    )
+}
+
+/// The `(previewId, token)` of a snapshot answer.
+pub fn ids(body: &serde_json::Value) -> (String, String) {
+    (
+        body["previewId"].as_str().unwrap().to_string(),
+        body["token"].as_str().unwrap().to_string(),
     )
 }
 
