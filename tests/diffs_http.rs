@@ -73,6 +73,48 @@ async fn view_mode_makes_a_viewer_artifact() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn the_viewer_page_is_rendered_on_first_view_then_served_from_its_cache() {
+    let s = start(|_| {}).await;
+    let before: String = (0..300).map(|i| format!("let v{i} = {i};\n")).collect();
+    let after = before.replace("let v150 = 150;", "let v150 = 4242;");
+    let (status, body) = diff(
+        &s,
+        json!({"before": before, "after": after, "path": "src/lib.rs", "mode": "view", "theme": "light"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["details"]["artifactId"].as_str().unwrap();
+    let path = body["details"]["viewerPath"].as_str().unwrap();
+    let store = &s.state.diff_store;
+    let recipe = store.file_path(id, "viewer-recipe.json").unwrap();
+    let cached = store.file_path(id, "viewer.html").unwrap();
+    assert!(recipe.is_file(), "the call stores what renders the page");
+    assert!(
+        !cached.exists(),
+        "the page is not rendered before anyone opens it"
+    );
+
+    let first = s.get(path).await.text().await.unwrap();
+    assert!(first.contains("data-theme=\"light\""));
+    assert!(first.contains("4242"));
+    assert!(first.contains("<span class=\"hl-"), "highlighted as Rust");
+    assert_eq!(std::fs::read_to_string(&cached).unwrap(), first);
+
+    // A lost cache is rendered again, byte for byte.
+    std::fs::remove_file(&cached).unwrap();
+    assert_eq!(s.get(path).await.text().await.unwrap(), first);
+    // Later views are the cached file.
+    std::fs::write(&cached, "cached page").unwrap();
+    assert_eq!(s.get(path).await.text().await.unwrap(), "cached page");
+    // A damaged recipe is a server error, never a page; the wrong token still reveals nothing.
+    std::fs::remove_file(&cached).unwrap();
+    std::fs::write(&recipe, "{").unwrap();
+    assert_eq!(s.get(path).await.status(), 500);
+    let wrong = format!("/plugins/diffs/view/{id}/{}", "0".repeat(48));
+    assert_eq!(s.get(&wrong).await.status(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn identical_input_makes_nothing() {
     let s = start(|_| {}).await;
     let (status, body) = diff(&s, json!({"before": "same\n", "after": "same\n"})).await;

@@ -15,7 +15,7 @@
 //!
 //! Messages that the contract words are produced byte for byte; the others name the field.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::base_url::normalize_base_url;
@@ -79,7 +79,8 @@ const KNOWN_FIELDS: [&str; 22] = [
 const CONTEXT_FIELDS: [&str; 4] = ["agentId", "sessionId", "messageChannel", "agentAccountId"];
 
 /// The change to show.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum DiffInput {
     /// Two texts, compared line by line.
     BeforeAfter {
@@ -106,7 +107,7 @@ pub enum InputKind {
 }
 
 /// Viewer presentation that comes from the config only (the call has no fields for it).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Presentation {
     /// CSS font family of code.

@@ -22,6 +22,7 @@ pub mod model;
 mod ops;
 pub mod options;
 pub mod patch;
+pub mod recipe;
 pub mod store;
 mod text;
 mod unified;
@@ -75,16 +76,20 @@ impl DiffOutcome {
 /// Builds the model for a validated request: a line diff for before/after (with the full
 /// text kept for expanding), or the parsed patch under the contract's limits.
 pub fn build_model(request: &DiffRequest) -> Result<DiffOutcome, DiffInputError> {
-    match &request.input {
+    model_for_input(&request.input, request.path.as_deref())
+}
+
+/// [`build_model`] from the input and display path alone.
+pub fn model_for_input(
+    input: &DiffInput,
+    path: Option<&str>,
+) -> Result<DiffOutcome, DiffInputError> {
+    match input {
         DiffInput::BeforeAfter { before, after } => {
             if before == after {
                 return Ok(DiffOutcome::Unchanged);
             }
-            Ok(DiffOutcome::Changed(diff_texts(
-                request.path.as_deref(),
-                before,
-                after,
-            )))
+            Ok(DiffOutcome::Changed(diff_texts(path, before, after)))
         }
         DiffInput::Patch { patch } => parse_patch(patch).map(DiffOutcome::Changed),
     }

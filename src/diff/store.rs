@@ -9,9 +9,11 @@
 //! ```text
 //! {dir}/                       0700, owned by this user
 //!   {id}/                      id = 20 lowercase hex, 0700
-//!     viewer.html              payloads, 0600, each written atomically
-//!     diff.png | diff.pdf
+//!     viewer-recipe.json       payloads, 0600, each written atomically and fsynced
+//!     diff.png | diff.pdf        (or viewer.html for a page rendered up front)
 //!     meta.json                written LAST: the artifact exists only once complete
+//!     viewer.html              derived: rendered from the recipe on first view, atomic,
+//!                              not synced, not in meta.json (losing it costs a re-render)
 //! ```
 //!
 //! Rules the rest of previewd relies on:
@@ -49,6 +51,9 @@ pub const ID_HEX_LEN: usize = 20;
 pub const TOKEN_HEX_LEN: usize = 48;
 /// Payload name of the viewer page.
 pub const VIEWER_FILE: &str = "viewer.html";
+/// Payload name of a viewer page's recipe ([`crate::diff::recipe::ViewerRecipe`]); the
+/// page itself is then a derived file called [`VIEWER_FILE`], rendered on first view.
+pub const VIEWER_RECIPE_FILE: &str = "viewer-recipe.json";
 /// Payload name of an exported PNG.
 pub const PNG_FILE: &str = "diff.png";
 /// Payload name of an exported PDF.
@@ -321,6 +326,20 @@ pub trait ArtifactStore: Send + Sync {
     /// `None` when it has no such payload (or it vanished, e.g. swept meanwhile).
     fn read_file(&self, artifact: &Artifact, name: &str) -> Result<Option<Vec<u8>>, StoreError>;
 
+    /// The bytes of derived file `name` of an artifact: something its payloads determine,
+    /// cached by [`ArtifactStore::write_derived`]. `None` when not (or no longer) cached.
+    fn read_derived(&self, artifact: &Artifact, name: &str) -> Result<Option<Vec<u8>>, StoreError>;
+
+    /// Caches derived file `name` beside an artifact's payloads. Atomic (a reader sees the
+    /// whole file or none) but not synced and not listed in the metadata: losing it costs
+    /// only its re-computation. `name` must not be one of the artifact's payloads.
+    fn write_derived(
+        &self,
+        artifact: &Artifact,
+        name: &str,
+        bytes: &[u8],
+    ) -> Result<(), StoreError>;
+
     /// Absolute local path of payload `name` of artifact `id` (whether or not it exists).
     fn file_path(&self, id: &str, name: &str) -> Result<PathBuf, StoreError>;
 
@@ -517,6 +536,17 @@ impl DiskStore {
 
     /// Writes `bytes` to a temp file in `dir`, syncs it and renames it to `name`.
     fn write_atomic(&self, dir: &Path, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
+        self.write_atomic_with(dir, name, bytes, self.fsync)
+    }
+
+    /// [`DiskStore::write_atomic`], synced to disk only when `sync` is set.
+    fn write_atomic_with(
+        &self,
+        dir: &Path,
+        name: &str,
+        bytes: &[u8],
+        sync: bool,
+    ) -> Result<(), StoreError> {
         let tmp = dir.join(format!(".tmp-{}", random_hex::<8>()));
         let result = (|| {
             // create_new (O_EXCL) never follows or reuses an existing entry.
@@ -527,7 +557,7 @@ impl DiskStore {
                 .custom_flags(libc::O_NOFOLLOW)
                 .open(&tmp)?;
             file.write_all(bytes)?;
-            if self.fsync {
+            if sync {
                 file.sync_all()?;
             }
             drop(file);
@@ -735,6 +765,41 @@ impl ArtifactStore for DiskStore {
             .map_err(|e| io_error("read artifact file", &self.root.join(&artifact.id), e))
     }
 
+    fn read_derived(&self, artifact: &Artifact, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        if !is_lower_hex(&artifact.id, ID_HEX_LEN)
+            || !valid_file_name(name)
+            || artifact.file(name).is_some()
+        {
+            return Ok(None);
+        }
+        self.read_file_inner(&artifact.id, name)
+            .map_err(|e| io_error("read derived file", &self.root.join(&artifact.id), e))
+    }
+
+    fn write_derived(
+        &self,
+        artifact: &Artifact,
+        name: &str,
+        bytes: &[u8],
+    ) -> Result<(), StoreError> {
+        if !is_lower_hex(&artifact.id, ID_HEX_LEN) {
+            return Err(StoreError::InvalidId);
+        }
+        if !valid_file_name(name) || artifact.file(name).is_some() {
+            return Err(StoreError::InvalidFileName);
+        }
+        if bytes.len() as u64 > self.max_artifact_bytes {
+            return Err(StoreError::TooLarge {
+                bytes: bytes.len() as u64,
+                max: self.max_artifact_bytes,
+            });
+        }
+        let dir = self.root.join(&artifact.id);
+        // The folder must still be a real directory (not swept, not replaced by a link).
+        open_nofollow(&dir, true).map_err(|e| io_error("open artifact dir", &dir, e))?;
+        self.write_atomic_with(&dir, name, bytes, false)
+    }
+
     fn file_path(&self, id: &str, name: &str) -> Result<PathBuf, StoreError> {
         if !is_lower_hex(id, ID_HEX_LEN) {
             return Err(StoreError::InvalidId);
@@ -931,6 +996,58 @@ mod tests {
         store
             .create_at(now, new_artifact(ttl), &[(VIEWER_FILE, PAGE)])
             .expect("create")
+    }
+
+    #[test]
+    fn derived_files_are_cached_beside_payloads_but_never_replace_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = open(tmp.path());
+        let now = SystemTime::now();
+        let created = store
+            .create_at(now, new_artifact(HOUR), &[(VIEWER_RECIPE_FILE, b"{}")])
+            .expect("create");
+        let artifact = store
+            .get_at(now, created.id(), &created.token)
+            .unwrap()
+            .unwrap();
+        assert_eq!(store.read_derived(&artifact, VIEWER_FILE).unwrap(), None);
+        store.write_derived(&artifact, VIEWER_FILE, PAGE).unwrap();
+        assert_eq!(
+            store
+                .read_derived(&artifact, VIEWER_FILE)
+                .unwrap()
+                .as_deref(),
+            Some(PAGE)
+        );
+        // Not a payload: the metadata does not list it and read_file does not serve it.
+        let again = store
+            .get_at(now, created.id(), &created.token)
+            .unwrap()
+            .unwrap();
+        assert_eq!(again.files.len(), 1);
+        assert_eq!(store.read_file(&again, VIEWER_FILE).unwrap(), None);
+        // Payloads, the metadata and odd names can be neither written nor read as derived.
+        for name in [VIEWER_RECIPE_FILE, META_FILE, "../x", ".tmp-1", ""] {
+            assert!(
+                store.write_derived(&artifact, name, PAGE).is_err(),
+                "{name}"
+            );
+            assert_eq!(store.read_derived(&artifact, name).unwrap(), None, "{name}");
+        }
+        let big = vec![b'x'; 16];
+        let small = DiskStore::open(&StoreConfig {
+            max_artifact_bytes: 8,
+            ..config(tmp.path())
+        })
+        .unwrap();
+        assert!(matches!(
+            small.write_derived(&artifact, "big.html", &big),
+            Err(StoreError::TooLarge { .. })
+        ));
+        // A swept artifact gets no derived file back.
+        assert!(store.delete(created.id()).unwrap());
+        assert!(store.write_derived(&artifact, VIEWER_FILE, PAGE).is_err());
+        assert!(!tmp.path().join(created.id()).exists());
     }
 
     /// Writes a folder that looks like an artifact whose token is `token`, bypassing every

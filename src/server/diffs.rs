@@ -5,6 +5,10 @@
 //! are the rest of the contract's checks in its order: a malformed id or token is a plain
 //! 404 without touching storage, a missing, expired or wrong-token artifact is
 //! `Diff not found or expired`.
+//!
+//! A `view` call stores the page's recipe, not the page: the first view renders and caches
+//! it (see [`crate::diff::recipe`] for why). Every contract error is still found by the
+//! call itself.
 
 use std::sync::Arc;
 
@@ -17,10 +21,14 @@ use serde::Serialize;
 use super::guard::plain;
 use super::response::{json, with_type};
 use super::AppState;
-use crate::diff::store::{NewArtifact, StoreError, VIEWER_FILE};
-use crate::diff::view::{render, Variant, ViewOptions, VIEWER_JS, VIEWER_RUNTIME_JS};
+use crate::diff::recipe::ViewerRecipe;
+use crate::diff::store::{
+    Artifact, ArtifactStore, NewArtifact, StoreError, VIEWER_FILE, VIEWER_RECIPE_FILE,
+};
+use crate::diff::view::{VIEWER_JS, VIEWER_RUNTIME_JS};
 use crate::diff::{
-    build_model, DiffInputError, DiffModel, DiffOutcome, DiffRequest, Mode, IDENTICAL_MESSAGE,
+    build_model, DiffInputError, DiffModel, DiffOutcome, DiffRequest, InputKind, Mode,
+    IDENTICAL_MESSAGE,
 };
 use crate::error::Error;
 use crate::export::{ExportError, ExportedFile};
@@ -63,13 +71,15 @@ pub async fn create(State(state): State<Arc<AppState>>, body: Bytes) -> Result<R
         .pool
         .run(move || {
             let request = DiffRequest::from_json_bytes(&body, &defaults).map_err(input_error)?;
-            Ok(match build_model(&request).map_err(input_error)? {
-                DiffOutcome::Changed(model) => Some((request, model)),
-                DiffOutcome::Unchanged => None,
-            })
+            prepare(request)
         })
         .await?;
-    let Some((request, model)) = prepared else {
+    let Some(Prepared {
+        request,
+        model,
+        file_count,
+    }) = prepared
+    else {
         return Ok(json(
             StatusCode::OK,
             &Answer {
@@ -80,22 +90,59 @@ pub async fn create(State(state): State<Arc<AppState>>, body: Bytes) -> Result<R
             },
         ));
     };
-    let file = match request.mode {
-        Mode::View => None,
-        Mode::File | Mode::Both => Some(state.exporter.render_diff(&request, &model).await),
+    let file = match (&request.mode, &model) {
+        (Mode::File | Mode::Both, Some(model)) => {
+            Some(state.exporter.render_diff(&request, model).await)
+        }
+        _ => None,
     };
     let work_state = state.clone();
     state
         .pool
-        .run(move || store_artifact(&work_state, &request, &model, file))
+        .run(move || store_artifact(&work_state, &request, file_count, file))
         .await
+}
+
+/// A call with something to show.
+struct Prepared {
+    request: DiffRequest,
+    /// The model, built when the call itself needs it (a file to render, or a patch,
+    /// whose parse is what finds its errors and counts its files).
+    model: Option<DiffModel>,
+    /// The `fileCount` to answer.
+    file_count: usize,
+}
+
+/// Checks a validated call and builds what answering it needs; `None` for identical texts.
+///
+/// A before/after call in `view` mode needs no model now: its texts cannot fail to diff,
+/// it is one file, and the page is rendered from the stored recipe when first opened.
+fn prepare(request: DiffRequest) -> Result<Option<Prepared>, Error> {
+    if request.is_unchanged() {
+        return Ok(None);
+    }
+    if request.mode == Mode::View && request.input_kind() == InputKind::BeforeAfter {
+        return Ok(Some(Prepared {
+            request,
+            model: None,
+            file_count: 1,
+        }));
+    }
+    Ok(match build_model(&request).map_err(input_error)? {
+        DiffOutcome::Changed(model) => Some(Prepared {
+            file_count: model.files.len(),
+            model: Some(model),
+            request,
+        }),
+        DiffOutcome::Unchanged => None,
+    })
 }
 
 /// Stores the artifact for a prepared call and builds the contract's `details`.
 fn store_artifact(
     state: &AppState,
     request: &DiffRequest,
-    model: &DiffModel,
+    file_count: usize,
     file: Option<Result<ExportedFile, ExportError>>,
 ) -> Result<Response, Error> {
     let (file, file_error) = match file {
@@ -108,11 +155,13 @@ fn store_artifact(
             (None, Some(e.to_string()))
         }
     };
-    let page = (request.mode != Mode::File)
-        .then(|| render(model, &ViewOptions::from_request(request, Variant::Viewer)));
+    // The viewer page is rendered when it is first opened (see `diff::recipe`): the
+    // call stores only what renders it.
+    let recipe =
+        (request.mode != Mode::File).then(|| ViewerRecipe::from_request(request).to_bytes());
     let mut payloads: Vec<(&str, &[u8])> = Vec::new();
-    if let Some(page) = &page {
-        payloads.push((VIEWER_FILE, page.as_bytes()));
+    if let Some(recipe) = &recipe {
+        payloads.push((VIEWER_RECIPE_FILE, recipe));
     }
     if let Some(file) = &file {
         payloads.push((file.file_name(), &file.bytes));
@@ -125,7 +174,7 @@ fn store_artifact(
                 ttl: std::time::Duration::from_secs(request.ttl_seconds),
                 title: request.title.clone(),
                 input_kind: enum_name(&request.input_kind()),
-                file_count: model.files.len() as u64,
+                file_count: file_count as u64,
                 mode: enum_name(&request.mode),
                 context: match serde_json::to_value(&context) {
                     Ok(serde_json::Value::Object(map)) => map,
@@ -147,12 +196,12 @@ fn store_artifact(
     );
     put("title", request.title.clone().into());
     put("inputKind", enum_name(&request.input_kind()).into());
-    put("fileCount", model.files.len().into());
+    put("fileCount", file_count.into());
     put("mode", enum_name(&request.mode).into());
     if let Some(context) = &request.context {
         put("context", serde_json::to_value(context).unwrap_or_default());
     }
-    if page.is_some() {
+    if recipe.is_some() {
         let base = request.base_url.as_deref().unwrap_or(&state.diff_base_url);
         let viewer_path = format!("/plugins/diffs/view/{}/{}", created.id(), created.token);
         put("viewerUrl", format!("{base}{viewer_path}").into());
@@ -250,7 +299,7 @@ pub async fn viewer(
             let Some(artifact) = store.get(&id, &token).map_err(store_error)? else {
                 return Ok(None);
             };
-            store.read_file(&artifact, VIEWER_FILE).map_err(store_error)
+            viewer_page(store.as_ref(), &artifact)
         })
         .await;
     match page {
@@ -258,6 +307,39 @@ pub async fn viewer(
         Ok(None) => plain(StatusCode::NOT_FOUND, "Diff not found or expired"),
         Err(e) => e.into_response(),
     }
+}
+
+/// The viewer page of a live artifact: a stored page as is, or the page its recipe
+/// renders, cached for the next view on the first one.
+fn viewer_page(store: &dyn ArtifactStore, artifact: &Artifact) -> Result<Option<Vec<u8>>, Error> {
+    if artifact.file(VIEWER_RECIPE_FILE).is_none() {
+        return store.read_file(artifact, VIEWER_FILE).map_err(store_error);
+    }
+    if let Some(page) = store
+        .read_derived(artifact, VIEWER_FILE)
+        .map_err(store_error)?
+    {
+        return Ok(Some(page));
+    }
+    let Some(bytes) = store
+        .read_file(artifact, VIEWER_RECIPE_FILE)
+        .map_err(store_error)?
+    else {
+        // Swept between the lookup and now.
+        return Ok(None);
+    };
+    let page = ViewerRecipe::from_bytes(&bytes)
+        .and_then(|recipe| recipe.render())
+        .map_err(|e| {
+            tracing::warn!(artifact = %artifact.id, error = %e, "cannot render a stored diff viewer");
+            Error::Internal
+        })?
+        .into_bytes();
+    // Two first views at once both render and both write; the rename makes either win whole.
+    if let Err(e) = store.write_derived(artifact, VIEWER_FILE, &page) {
+        tracing::debug!(artifact = %artifact.id, error = %e, "viewer page not cached");
+    }
+    Ok(Some(page))
 }
 
 /// `GET /plugins/diffs/assets/{name}`: the viewer's two scripts, from memory.
