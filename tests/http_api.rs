@@ -498,3 +498,88 @@ async fn images_binaries_and_text_views() {
         hex::encode(sha2::Sha256::digest(b"whatever"))
     );
 }
+
+/// The value of one sample line of a Prometheus exposition page.
+fn sample(page: &str, series: &str) -> u64 {
+    page.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .unwrap_or_else(|| panic!("no {series} in\n{page}"))
+        .parse()
+        .unwrap()
+}
+
+/// `GET /metrics` from loopback, checked for status and content type.
+async fn metrics_page(s: &common::TestServer) -> String {
+    let r = s.get("/metrics").await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()["content-type"],
+        "text/plain; version=0.0.4; charset=utf-8"
+    );
+    r.text().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn metrics_count_responses_and_diff_work_and_need_the_token_remotely() {
+    let s = start(|_| {}).await;
+    let before = metrics_page(&s).await;
+    assert!(before.contains("# TYPE previewd_http_responses_total counter"));
+    assert_eq!(
+        sample(&before, "previewd_browser_state{state=\"not_started\"}"),
+        1
+    );
+    assert_eq!(sample(&before, "previewd_export_renders_total"), 0);
+    let ok_before = sample(&before, "previewd_http_responses_total{class=\"2xx\"}");
+    let missing_before = sample(&before, "previewd_http_responses_total{class=\"4xx\"}");
+
+    assert_eq!(s.get("/no/such/route").await.status(), 404);
+    let r = s
+        .post_json(
+            "/api/v1/diffs",
+            &json!({"before": "a\n", "after": "b\n", "mode": "view"}),
+        )
+        .await;
+    let body: serde_json::Value = r.json().await.unwrap();
+    let viewer = body["details"]["viewerPath"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        assert_eq!(s.get(&viewer).await.status(), 200);
+    }
+
+    let after = metrics_page(&s).await;
+    // The earlier /metrics page, the diff call and two views; the 404 apart.
+    assert_eq!(
+        sample(&after, "previewd_http_responses_total{class=\"2xx\"}"),
+        ok_before + 4
+    );
+    assert_eq!(
+        sample(&after, "previewd_http_responses_total{class=\"4xx\"}"),
+        missing_before + 1
+    );
+    assert_eq!(sample(&after, "previewd_diff_artifacts_created_total"), 1);
+    // Rendered once, on the first view; the second was the cached page.
+    assert_eq!(sample(&after, "previewd_diff_views_rendered_total"), 1);
+    assert!(!after.contains(&s.root_str()), "no paths in metrics");
+
+    // Remote scrapers (allowed only when remote access is on) need the API token.
+    let s = start(|c| {
+        c.security.allow_remote = true;
+        c.security.api_token = Some("s3cret-token".into());
+        c.security.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    let remote = |bearer: Option<&str>| {
+        let mut r = s
+            .http
+            .get(format!("{}/metrics", s.base))
+            .header("x-forwarded-for", "203.0.113.9");
+        if let Some(token) = bearer {
+            r = r.bearer_auth(token);
+        }
+        r.send()
+    };
+    assert_eq!(
+        error_of(remote(None).await.unwrap()).await,
+        (401, "unauthorized".into())
+    );
+    assert_eq!(remote(Some("s3cret-token")).await.unwrap().status(), 200);
+}

@@ -22,9 +22,7 @@ use super::guard::plain;
 use super::response::{json, with_type};
 use super::AppState;
 use crate::diff::recipe::ViewerRecipe;
-use crate::diff::store::{
-    Artifact, ArtifactStore, NewArtifact, StoreError, VIEWER_FILE, VIEWER_RECIPE_FILE,
-};
+use crate::diff::store::{Artifact, NewArtifact, StoreError, VIEWER_FILE, VIEWER_RECIPE_FILE};
 use crate::diff::view::{VIEWER_JS, VIEWER_RUNTIME_JS};
 use crate::diff::{
     build_model, DiffInputError, DiffModel, DiffOutcome, DiffRequest, InputKind, Mode,
@@ -184,6 +182,7 @@ fn store_artifact(
             &payloads,
         )
         .map_err(store_error)?;
+    state.metrics.diff_artifact_created();
     let mut details = serde_json::Map::new();
     let mut put = |k: &str, v: serde_json::Value| {
         details.insert(k.to_string(), v);
@@ -292,14 +291,15 @@ pub async fn viewer(
     if !is_lower_hex(&id, 20) || !is_lower_hex(&token, 48) {
         return plain(StatusCode::NOT_FOUND, "Diff not found");
     }
-    let store = state.diff_store.clone();
+    let work_state = state.clone();
     let page = state
         .pool
         .run(move || {
+            let store = work_state.diff_store.as_ref();
             let Some(artifact) = store.get(&id, &token).map_err(store_error)? else {
                 return Ok(None);
             };
-            viewer_page(store.as_ref(), &artifact)
+            viewer_page(&work_state, &artifact)
         })
         .await;
     match page {
@@ -311,7 +311,8 @@ pub async fn viewer(
 
 /// The viewer page of a live artifact: a stored page as is, or the page its recipe
 /// renders, cached for the next view on the first one.
-fn viewer_page(store: &dyn ArtifactStore, artifact: &Artifact) -> Result<Option<Vec<u8>>, Error> {
+fn viewer_page(state: &AppState, artifact: &Artifact) -> Result<Option<Vec<u8>>, Error> {
+    let store = state.diff_store.as_ref();
     if artifact.file(VIEWER_RECIPE_FILE).is_none() {
         return store.read_file(artifact, VIEWER_FILE).map_err(store_error);
     }
@@ -335,6 +336,7 @@ fn viewer_page(store: &dyn ArtifactStore, artifact: &Artifact) -> Result<Option<
             Error::Internal
         })?
         .into_bytes();
+    state.metrics.diff_view_rendered();
     // Two first views at once both render and both write; the rename makes either win whole.
     if let Err(e) = store.write_derived(artifact, VIEWER_FILE, &page) {
         tracing::debug!(artifact = %artifact.id, error = %e, "viewer page not cached");

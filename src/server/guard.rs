@@ -225,7 +225,7 @@ pub async fn access(State(state): State<Arc<AppState>>, mut req: Request, next: 
             .insert(header::RETRY_AFTER, HeaderValue::from(retry));
         return response;
     }
-    let needs_bearer = path.starts_with("/api/") || path.starts_with("/w/");
+    let needs_bearer = path.starts_with("/api/") || path.starts_with("/w/") || path == "/metrics";
     if needs_bearer && !bearer_ok(req.headers(), security.api_token.as_deref()) {
         state.throttle.fail(ip);
         return Error::Unauthorized.into_response();
@@ -264,7 +264,7 @@ pub fn plain(status: StatusCode, text: &'static str) -> Response {
 }
 
 /// Headers on every response, HEAD answered exactly like GET, and a request id in the log.
-pub async fn headers(mut req: Request, next: Next) -> Response {
+pub async fn headers(State(state): State<Arc<AppState>>, mut req: Request, next: Next) -> Response {
     let is_head = req.method() == Method::HEAD;
     if is_head {
         // Route HEAD as GET so the response (and its length) is the GET response; the body
@@ -287,6 +287,7 @@ pub async fn headers(mut req: Request, next: Next) -> Response {
     let started = Instant::now();
     let span = tracing::info_span!("request", id = %request_id, %method, %route);
     let mut response = next.run(req).instrument(span.clone()).await;
+    state.metrics.response(response.status());
     let headers = response.headers_mut();
     headers.insert(
         header::CACHE_CONTROL,

@@ -7,6 +7,7 @@ pub mod activity;
 pub mod api;
 pub mod diffs;
 pub mod guard;
+pub mod metrics;
 pub mod pool;
 pub mod response;
 pub mod routes;
@@ -50,6 +51,8 @@ pub struct AppState {
     /// Base of viewer URLs when a call names none (configured viewer base, public origin,
     /// or this server's loopback address).
     pub diff_base_url: String,
+    /// Counters for `GET /metrics`.
+    pub metrics: metrics::Metrics,
 }
 
 impl std::fmt::Debug for dyn ArtifactStore {
@@ -122,6 +125,7 @@ impl AppState {
             base_url,
             shell_csp,
             started: Instant::now(),
+            metrics: metrics::Metrics::default(),
             config,
         })
     }

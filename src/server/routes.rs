@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::{activity, api, diffs, guard, views, AppState};
+use super::{activity, api, diffs, guard, metrics, views, AppState};
 use crate::error::Error;
 
 /// Builds the router over shared state.
@@ -16,6 +16,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/healthz", get(api::health))
+        .route("/metrics", get(metrics::metrics))
         .route("/api/v1/previews", post(api::create_preview))
         .route("/api/v1/stat", post(api::stat))
         .route("/p/{id}/{token}", get(views::snapshot_root))
@@ -39,7 +40,10 @@ pub fn router(state: Arc<AppState>) -> Router {
             state.clone(),
             guard::access,
         ))
-        .layer(axum::middleware::from_fn(guard::headers))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::headers,
+        ))
         .with_state(state)
 }
 
@@ -49,7 +53,7 @@ async fn index() -> axum::response::Response {
         &serde_json::json!({
             "name": "previewd",
             "version": env!("CARGO_PKG_VERSION"),
-            "api": ["POST /api/v1/previews", "POST /api/v1/stat", "POST /api/v1/diffs", "POST /api/v1/activity", "POST /api/v1/activity/changes", "GET /healthz"],
+            "api": ["POST /api/v1/previews", "POST /api/v1/stat", "POST /api/v1/diffs", "POST /api/v1/activity", "POST /api/v1/activity/changes", "GET /healthz", "GET /metrics"],
         }),
     )
 }
