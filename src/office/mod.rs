@@ -19,6 +19,7 @@ pub mod docx;
 pub mod error;
 pub mod image;
 pub mod limits;
+pub mod math;
 pub mod media;
 pub mod names;
 pub mod ns;

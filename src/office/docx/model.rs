@@ -433,6 +433,8 @@ pub enum Inline {
         /// Formatting.
         format: RunFormat,
     },
+    /// An equation (Office Math), shown as MathML.
+    Math(crate::office::math::Math),
     /// A picture.
     Image(Image),
     /// A text box with its own blocks.
@@ -863,6 +865,7 @@ pub fn inlines_text(inlines: &[Inline], out: &mut String) {
             | Inline::Inserted { children, .. }
             | Inline::Deleted { children, .. } => inlines_text(children, out),
             Inline::NoteReference { label, .. } => out.push_str(label),
+            Inline::Math(m) => out.push_str(&m.text()),
             Inline::Image(_)
             | Inline::Placeholder(_)
             | Inline::NoteMark { .. }

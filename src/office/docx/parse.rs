@@ -727,18 +727,18 @@ impl Parser<'_, '_> {
         }
     }
 
-    /// Office math: its text (`m:t`) in document order, so no characters are lost.
+    /// Office math: the equation as a structured model (rendered as MathML), or its text
+    /// when it sits inside a field instruction.
     fn math(&mut self, el: Element<'_>, base: &RPr, sink: &mut Sink) {
-        let mut text = String::new();
-        for d in std::iter::once(el).chain(el.descendants()) {
-            if d.is(Ns::M, "t") {
-                text.push_str(&d.text());
-            }
+        let math = crate::office::math::parse(el);
+        if math.nodes.is_empty() {
+            return;
         }
-        if !text.is_empty() {
-            let mut format = base.apply(&self.fonts);
-            format.italic = true;
-            self.push_text(sink, &text, &format);
+        if self.visible() {
+            sink.items.push(Inline::Math(math));
+        } else {
+            let format = base.apply(&self.fonts);
+            self.push_text(sink, &math.text(), &format);
         }
     }
 

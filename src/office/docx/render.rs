@@ -551,6 +551,7 @@ impl<'d> Renderer<'d, '_> {
                 BreakKind::Column => self.out.push_str("<br class=\"docx-column-break\">"),
                 BreakKind::Line => self.out.push_str("<br>"),
             },
+            Inline::Math(m) => self.out.push_str(&m.to_mathml()),
             Inline::Image(img) => self.image(img),
             Inline::TextBox(b) => {
                 self.out

@@ -169,3 +169,30 @@ fn page_frames_follow_sections_and_page_breaks_and_fill_page_numbers() {
     let after = html.find("after").unwrap();
     assert!(first < before && before < second_page && second_page < after);
 }
+
+#[test]
+fn equations_render_as_mathml_and_keep_their_text() {
+    let m = "http://schemas.openxmlformats.org/officeDocument/2006/math";
+    let body = format!(
+        concat!(
+            r#"<w:p><w:r><w:t>Area:</w:t></w:r><m:oMath xmlns:m="{m}"><m:r><m:t>A=π</m:t></m:r>"#,
+            r#"<m:sSup><m:e><m:r><m:t>r</m:t></m:r></m:e><m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup></m:oMath></w:p>"#,
+            r#"<w:p><m:oMathPara xmlns:m="{m}"><m:oMath><m:f><m:num><m:r><m:t>a</m:t></m:r></m:num>"#,
+            r#"<m:den><m:r><m:t>b&lt;c</m:t></m:r></m:den></m:f></m:oMath></m:oMathPara></w:p>"#,
+        ),
+        m = m
+    );
+    let bytes = DocxFixture::new(&body).build();
+    let html = render(&bytes);
+    assert!(html.contains(
+        "<math><mrow><mi>A</mi><mo>=</mo><mi>π</mi><msup><mrow><mi>r</mi></mrow><mrow><mn>2</mn></mrow></msup></mrow></math>"
+    ), "{html}");
+    assert!(html.contains(
+        "<math display=\"block\"><mrow><mfrac><mrow><mi>a</mi></mrow><mrow><mi>b</mi><mo>&lt;</mo><mi>c</mi></mrow></mfrac></mrow></math>"
+    ), "{html}");
+    // The model keeps the equation's characters for text extraction and search.
+    let doc = parse_docx(&bytes, &OfficeLimits::default()).unwrap();
+    let json = serde_json::to_string(&doc).unwrap();
+    assert!(json.contains("\"type\":\"math\""));
+    assert!(json.contains("\"type\":\"scripts\""));
+}
