@@ -215,6 +215,8 @@ impl Parser<'_, '_> {
         }
         let mut last = last;
         last.blocks = rest.collect();
+        // Collected in place: without this it keeps the whole body's capacity.
+        last.blocks.shrink_to_fit();
         sections.push(last);
         sections
     }
@@ -479,6 +481,9 @@ impl Parser<'_, '_> {
         mark.overlay(&ppr.mark);
         let mut sink = self.sink();
         self.inlines(p, &rpr, &mut sink);
+        // The model lives until it is rendered: keep no growth slack (most paragraphs
+        // have one to three inlines).
+        sink.items.shrink_to_fit();
         Paragraph {
             style_id,
             heading_level,

@@ -107,6 +107,7 @@ impl Parser<'_, '_> {
             table.rows.push(row);
             merges.push(row_merges);
         }
+        table.rows.shrink_to_fit();
         resolve_vertical_merges(&mut table.rows, &merges);
         table
     }
@@ -146,6 +147,7 @@ impl Parser<'_, '_> {
         let mut cells_el = Vec::new();
         collect_cells(tr, &mut cells_el);
         let mut merges = Vec::with_capacity(cells_el.len());
+        row.cells.reserve_exact(cells_el.len());
         let mut col = row.grid_before;
         for tc in cells_el {
             let span = tc
@@ -210,6 +212,9 @@ impl Parser<'_, '_> {
         // Paragraphs inside take the table style's paragraph and run properties.
         self.table_styles.push((cond.ppr, cond.rpr));
         self.blocks(tc, &mut cell.blocks, None);
+        // Most cells hold one paragraph; growth slack here was a third of a large
+        // report's model.
+        cell.blocks.shrink_to_fit();
         self.table_styles.pop();
         (cell, merge)
     }
