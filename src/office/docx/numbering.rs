@@ -19,6 +19,7 @@ use crate::office::Ns;
 
 use super::model::ListSuffix;
 use super::props::{list_suffix, val, PPr, RPr};
+use super::theme::ThemeColors;
 
 /// Levels per list.
 const LEVELS: usize = 9;
@@ -40,7 +41,7 @@ pub(crate) struct Level {
 }
 
 impl Level {
-    fn from_xml(el: Element<'_>) -> Level {
+    fn from_xml(el: Element<'_>, theme: &ThemeColors) -> Level {
         let child_val = |name: &str| el.child(Ns::W, name).and_then(val);
         Level {
             start: child_val("start")
@@ -54,11 +55,11 @@ impl Level {
             suffix: list_suffix(child_val("suff")),
             ppr: el
                 .child(Ns::W, "pPr")
-                .map(PPr::from_xml)
+                .map(|p| PPr::from_xml(p, theme))
                 .unwrap_or_default(),
             rpr: el
                 .child(Ns::W, "rPr")
-                .map(RPr::from_xml)
+                .map(|r| RPr::from_xml(r, theme))
                 .unwrap_or_default(),
         }
     }
@@ -98,7 +99,7 @@ pub(crate) struct Numbering {
 
 impl Numbering {
     /// Reads `w:numbering`.
-    pub fn from_xml(root: Option<Element<'_>>) -> Numbering {
+    pub fn from_xml(root: Option<Element<'_>>, theme: &ThemeColors) -> Numbering {
         let mut numbering = Numbering::default();
         let Some(root) = root else {
             return numbering;
@@ -114,7 +115,7 @@ impl Numbering {
                     .and_then(|v| v.parse::<usize>().ok())
                     .unwrap_or(0);
                 if let Some(slot) = levels.get_mut(index) {
-                    *slot = Some(Level::from_xml(lvl));
+                    *slot = Some(Level::from_xml(lvl, theme));
                 }
             }
             numbering.abstracts.insert(
@@ -144,7 +145,7 @@ impl Numbering {
                     .child(Ns::W, "startOverride")
                     .and_then(val)
                     .and_then(|v| v.parse::<i64>().ok());
-                let lvl = o.child(Ns::W, "lvl").map(Level::from_xml);
+                let lvl = o.child(Ns::W, "lvl").map(|l| Level::from_xml(l, theme));
                 overrides.insert(level.min(8), (start, lvl));
             }
             numbering.nums.insert(
