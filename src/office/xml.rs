@@ -22,8 +22,7 @@
 use std::borrow::Cow;
 
 use quick_xml::events::{BytesStart, Event};
-use quick_xml::name::{QName, ResolveResult};
-use quick_xml::NsReader;
+use quick_xml::Reader;
 
 use super::error::{OfficeError, OfficeErrorKind, OfficeResult};
 use super::ns::Ns;
@@ -494,7 +493,7 @@ impl Builder<'_> {
 /// Parses one part into a tree, enforcing the guards described in the module docs.
 pub fn parse_xml(part: &str, bytes: &[u8], opts: &XmlOptions<'_>) -> OfficeResult<XmlDoc> {
     let text = decode_to_utf8(bytes);
-    let mut reader = NsReader::from_str(&text);
+    let mut reader = Reader::from_str(&text);
     let config = reader.config_mut();
     config.expand_empty_elements = false;
     config.check_end_names = true;
@@ -520,7 +519,7 @@ pub fn parse_xml(part: &str, bytes: &[u8], opts: &XmlOptions<'_>) -> OfficeResul
     let mut depth = 0usize;
     // Depth of an ignored subtree (a branch not chosen); 0 when not skipping.
     let mut skip_until: usize = 0;
-    let mut prefixes = PrefixCache::default();
+    let mut scopes = Scopes::default();
 
     loop {
         let event = reader.read_event().map_err(|e| malformed(&e))?;
@@ -539,20 +538,16 @@ pub fn parse_xml(part: &str, bytes: &[u8], opts: &XmlOptions<'_>) -> OfficeResul
                 }
                 if skip_until == 0 {
                     // A false positive (an attribute value mentioning xmlns) only costs a
-                    // cache refill.
-                    let declares = start.attributes_raw().contains("xmlns");
-                    if declares && !empty {
-                        prefixes.declared(depth);
-                    } else if declares {
-                        // Scoped to this element only: forget before and after it.
-                        prefixes.entries.clear();
+                    // look at the attributes.
+                    if start.attributes_raw().contains("xmlns") {
+                        scopes.declare(depth, start).map_err(|e| malformed(&e))?;
                     }
-                    let ns = prefixes.resolve(&reader, start.name(), true);
-                    let local = start.local_name().into_inner();
-                    match markup_compatibility(&reader, ns, local, start, &mut b.stack, opts) {
+                    let (ns, local) = scopes.resolve(start.name().into_inner(), true);
+                    match markup_compatibility(&scopes, ns, local, start, &mut b.stack, opts) {
                         Mc::Element => {
                             let Some(attrs_start) = b.open_begin(empty)? else {
                                 if empty {
+                                    scopes.closed(depth);
                                     depth -= 1;
                                 }
                                 continue;
@@ -560,11 +555,10 @@ pub fn parse_xml(part: &str, bytes: &[u8], opts: &XmlOptions<'_>) -> OfficeResul
                             for attr in start.attributes().with_checks(false) {
                                 let attr = attr.map_err(|e| malformed(&e))?;
                                 let key = attr.key.into_inner();
-                                if key == "xmlns" || key.starts_with("xmlns:") {
+                                if is_declaration(key) {
                                     continue;
                                 }
-                                let ans = prefixes.resolve(&reader, attr.key, false);
-                                let aname = attr.key.local_name().into_inner();
+                                let (ans, aname) = scopes.resolve(key, false);
                                 // No parser reads attributes of unknown namespaces or
                                 // revision-session ids; they are most of some parts.
                                 if ans == Ns::Other || (ans == Ns::W && aname.starts_with("rsid")) {
@@ -573,9 +567,6 @@ pub fn parse_xml(part: &str, bytes: &[u8], opts: &XmlOptions<'_>) -> OfficeResul
                                 b.push_attr(ans, aname, &decode_references(&attr.value))?;
                             }
                             b.open_end(ns, local, attrs_start, empty)?;
-                            if empty && declares {
-                                prefixes.entries.clear();
-                            }
                         }
                         Mc::Transparent(frame) => {
                             if !empty {
@@ -590,11 +581,12 @@ pub fn parse_xml(part: &str, bytes: &[u8], opts: &XmlOptions<'_>) -> OfficeResul
                     }
                 }
                 if empty {
+                    scopes.closed(depth);
                     depth -= 1;
                 }
             }
             Event::End(_) => {
-                prefixes.closed(depth);
+                scopes.closed(depth);
                 if skip_until != 0 {
                     if depth == skip_until {
                         skip_until = 0;
@@ -659,7 +651,7 @@ enum Mc {
 
 /// Resolves `mc:AlternateContent`, `mc:Choice` and `mc:Fallback`.
 fn markup_compatibility(
-    reader: &NsReader<&[u8]>,
+    scopes: &Scopes,
     ns: Ns,
     local: &str,
     start: &BytesStart<'_>,
@@ -685,7 +677,7 @@ fn markup_compatibility(
                     .find(|a| a.key.local_name().into_inner() == "Requires")
                     .map(|a| a.value.into_owned())
                     .unwrap_or_default();
-                requires_understood(reader, &requires, opts.understood)
+                requires_understood(scopes, &requires, opts.understood)
             };
             if take {
                 *chosen = true;
@@ -699,13 +691,11 @@ fn markup_compatibility(
 }
 
 /// Whether every prefix listed in a `Requires` attribute names an understood namespace.
-fn requires_understood(reader: &NsReader<&[u8]>, requires: &str, understood: &[Ns]) -> bool {
+fn requires_understood(scopes: &Scopes, requires: &str, understood: &[Ns]) -> bool {
     let mut any = false;
     for prefix in requires.split_ascii_whitespace() {
         any = true;
-        let probe = format!("{prefix}:x");
-        let (resolved, _) = reader.resolver().resolve_element(QName(&probe));
-        let ns = ns_of(&resolved);
+        let ns = scopes.lookup(prefix);
         if ns == Ns::Other || ns == Ns::None || !understood.contains(&ns) {
             return false;
         }
@@ -713,63 +703,111 @@ fn requires_understood(reader: &NsReader<&[u8]>, requires: &str, understood: &[N
     any
 }
 
-fn ns_of(resolved: &ResolveResult<'_>) -> Ns {
-    match resolved {
-        ResolveResult::Bound(ns) => Ns::from_uri(ns.into_inner()),
-        ResolveResult::Unbound => Ns::None,
-        // An undeclared prefix is a producer bug; keep the element, unnamed.
-        ResolveResult::Unknown(_) => Ns::Other,
-    }
+/// Whether an attribute name is a namespace declaration (`xmlns`, `xmlns:p`).
+fn is_declaration(key: &str) -> bool {
+    key.starts_with("xmlns") && (key.len() == 5 || key.as_bytes()[5] == b':')
 }
 
-/// Remembers which [`Ns`] each prefix stands for. Parts declare their prefixes once, on
-/// the root, so resolving through the reader's binding stack for every name is wasted
-/// work; the cache is emptied whenever an element declares namespaces and when that
-/// element closes, so a rebinding is never missed.
+/// Most namespace bindings in scope at once (what quick-xml allows by default). Real parts
+/// declare a few dozen, once, on the root.
+const MAX_BINDINGS: usize = 128;
+
+/// The namespace bindings in scope while the tree is built.
+///
+/// Parts declare their prefixes once, on the root, so each name is resolved by splitting
+/// off its prefix and looking it up in a short cache of prefixes already met; the cache is
+/// emptied whenever the bindings change (an element declares namespaces, or such an
+/// element closes), so a rebinding is never missed. Undeclared prefixes resolve to
+/// [`Ns::Other`], as does anything bound to a URI no parser knows.
 #[derive(Default)]
-struct PrefixCache {
-    entries: Vec<(Box<str>, Ns)>,
-    /// Depths of open elements that declared namespaces.
-    declaring: Vec<usize>,
+struct Scopes {
+    /// `(prefix, namespace, depth of the declaring element)`, innermost last; the empty
+    /// prefix is the default namespace (`Ns::None` after `xmlns=""`).
+    bindings: Vec<(Box<str>, Ns, usize)>,
+    /// Prefixes resolved since the bindings last changed.
+    cache: Vec<(Box<str>, Ns)>,
 }
 
-impl PrefixCache {
-    /// The namespace of a qualified element or attribute name.
-    fn resolve(&mut self, reader: &NsReader<&[u8]>, qname: QName<'_>, element: bool) -> Ns {
-        let name = qname.into_inner();
-        let prefix = match name.split_once(':') {
-            Some((p, _)) => p,
-            // Unprefixed attributes are in no namespace; elements take the default one.
-            None if !element => return Ns::None,
-            None => "",
-        };
-        if let Some((_, ns)) = self.entries.iter().find(|(p, _)| &**p == prefix) {
-            return *ns;
+#[derive(Debug)]
+struct TooManyBindings;
+
+impl std::fmt::Display for TooManyBindings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "more than {MAX_BINDINGS} namespace declarations in scope"
+        )
+    }
+}
+
+impl Scopes {
+    /// Records the `xmlns` declarations of an element opened at `depth`.
+    fn declare(&mut self, depth: usize, start: &BytesStart<'_>) -> Result<(), TooManyBindings> {
+        for attr in start.attributes().with_checks(false).flatten() {
+            let key = attr.key.into_inner();
+            if !is_declaration(key) {
+                continue;
+            }
+            let prefix = key.get(6..).unwrap_or("");
+            let uri = decode_references(&attr.value);
+            let ns = if uri.is_empty() {
+                Ns::None
+            } else {
+                Ns::from_uri(&uri)
+            };
+            if self.bindings.len() >= MAX_BINDINGS {
+                return Err(TooManyBindings);
+            }
+            self.bindings.push((prefix.into(), ns, depth));
+            self.cache.clear();
         }
-        let (resolved, _) = if element {
-            reader.resolver().resolve_element(qname)
-        } else {
-            reader.resolver().resolve_attribute(qname)
-        };
-        let ns = ns_of(&resolved);
-        if self.entries.len() < 64 {
-            self.entries.push((prefix.into(), ns));
-        }
-        ns
+        Ok(())
     }
 
-    /// An element at `depth` declares namespaces: bindings change until it closes.
-    fn declared(&mut self, depth: usize) {
-        self.entries.clear();
-        self.declaring.push(depth);
-    }
-
-    /// An element at `depth` closes.
+    /// The element at `depth` closes: its declarations go out of scope.
     fn closed(&mut self, depth: usize) {
-        if self.declaring.last() == Some(&depth) {
-            self.declaring.pop();
-            self.entries.clear();
+        let mut changed = false;
+        while self.bindings.last().is_some_and(|(_, _, d)| *d >= depth) {
+            self.bindings.pop();
+            changed = true;
         }
+        if changed {
+            self.cache.clear();
+        }
+    }
+
+    /// The namespace a prefix stands for (`""`: the default namespace).
+    fn lookup(&self, prefix: &str) -> Ns {
+        match prefix {
+            "xml" => return Ns::Xml,
+            "xmlns" => return Ns::Other,
+            _ => {}
+        }
+        match self.bindings.iter().rev().find(|(p, _, _)| &**p == prefix) {
+            Some((_, ns, _)) => *ns,
+            // No default namespace: unprefixed names are in none.
+            None if prefix.is_empty() => Ns::None,
+            // An undeclared prefix is a producer bug; keep the element, unnamed.
+            None => Ns::Other,
+        }
+    }
+
+    /// The namespace and local name of a qualified element or attribute name.
+    fn resolve<'n>(&mut self, qname: &'n str, element: bool) -> (Ns, &'n str) {
+        let (prefix, local) = match qname.bytes().position(|b| b == b':') {
+            Some(i) => (&qname[..i], &qname[i + 1..]),
+            // Unprefixed attributes are in no namespace; elements take the default one.
+            None if !element => return (Ns::None, qname),
+            None => ("", qname),
+        };
+        if let Some((_, ns)) = self.cache.iter().find(|(p, _)| &**p == prefix) {
+            return (*ns, local);
+        }
+        let ns = self.lookup(prefix);
+        if self.cache.len() < 64 {
+            self.cache.push((prefix.into(), ns));
+        }
+        (ns, local)
     }
 }
 
@@ -909,6 +947,32 @@ mod tests {
                 ("f", Ns::W)
             ]
         );
+    }
+
+    #[test]
+    fn default_namespace_undeclaring_and_unknown_prefixes() {
+        let doc = parse(&format!(
+            r#"<r xmlns="{W}" xmlns:v="urn:vendor"><a val="1" xml:space="preserve"/><b xmlns=""><c/></b><d/><q:e/><v:f/></r>"#
+        ))
+        .unwrap();
+        let root = doc.root();
+        assert_eq!(root.ns(), Ns::W);
+        let seen: Vec<(&str, Ns)> = root.descendants().map(|e| (e.name(), e.ns())).collect();
+        assert_eq!(
+            seen,
+            [
+                ("a", Ns::W),
+                ("b", Ns::None),
+                ("c", Ns::None),
+                ("d", Ns::W),
+                ("e", Ns::Other),
+                ("f", Ns::Other)
+            ]
+        );
+        // Unprefixed attributes are in no namespace, even under a default namespace.
+        let a = root.child(Ns::W, "a").unwrap();
+        assert_eq!(a.attr(Ns::None, "val"), Some("1"));
+        assert_eq!(a.attr(Ns::Xml, "space"), Some("preserve"));
     }
 
     #[test]

@@ -353,6 +353,9 @@ pub struct RunFormat {
     /// Underline style (single, double, dotted, wave …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub underline: Option<String>,
+    /// Underline colour, when it differs from the text's (`w:u w:color`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub underline_color: Option<String>,
     /// Single strikethrough.
     #[serde(skip_serializing_if = "is_false")]
     pub strike: bool,

@@ -19,6 +19,7 @@ use crate::office::Ns;
 
 use super::model::ListSuffix;
 use super::props::{list_suffix, val, PPr, RPr};
+use super::theme::ThemeColors;
 
 /// Levels per list.
 const LEVELS: usize = 9;
@@ -40,7 +41,7 @@ pub(crate) struct Level {
 }
 
 impl Level {
-    fn from_xml(el: Element<'_>) -> Level {
+    fn from_xml(el: Element<'_>, theme: &ThemeColors) -> Level {
         let child_val = |name: &str| el.child(Ns::W, name).and_then(val);
         Level {
             start: child_val("start")
@@ -54,11 +55,11 @@ impl Level {
             suffix: list_suffix(child_val("suff")),
             ppr: el
                 .child(Ns::W, "pPr")
-                .map(PPr::from_xml)
+                .map(|p| PPr::from_xml(p, theme))
                 .unwrap_or_default(),
             rpr: el
                 .child(Ns::W, "rPr")
-                .map(RPr::from_xml)
+                .map(|r| RPr::from_xml(r, theme))
                 .unwrap_or_default(),
         }
     }
@@ -90,12 +91,15 @@ pub(crate) struct Numbered<'n> {
 pub(crate) struct Numbering {
     abstracts: HashMap<String, AbstractNum>,
     nums: HashMap<String, Num>,
-    counters: HashMap<String, [Option<i64>; LEVELS]>,
+    /// Counters shared by the instances of an abstract definition, by its id.
+    abstract_counters: HashMap<String, [Option<i64>; LEVELS]>,
+    /// Counters of instances that override a level, by instance id.
+    num_counters: HashMap<String, [Option<i64>; LEVELS]>,
 }
 
 impl Numbering {
     /// Reads `w:numbering`.
-    pub fn from_xml(root: Option<Element<'_>>) -> Numbering {
+    pub fn from_xml(root: Option<Element<'_>>, theme: &ThemeColors) -> Numbering {
         let mut numbering = Numbering::default();
         let Some(root) = root else {
             return numbering;
@@ -111,7 +115,7 @@ impl Numbering {
                     .and_then(|v| v.parse::<usize>().ok())
                     .unwrap_or(0);
                 if let Some(slot) = levels.get_mut(index) {
-                    *slot = Some(Level::from_xml(lvl));
+                    *slot = Some(Level::from_xml(lvl, theme));
                 }
             }
             numbering.abstracts.insert(
@@ -141,7 +145,7 @@ impl Numbering {
                     .child(Ns::W, "startOverride")
                     .and_then(val)
                     .and_then(|v| v.parse::<i64>().ok());
-                let lvl = o.child(Ns::W, "lvl").map(Level::from_xml);
+                let lvl = o.child(Ns::W, "lvl").map(|l| Level::from_xml(l, theme));
                 overrides.insert(level.min(8), (start, lvl));
             }
             numbering.nums.insert(
@@ -155,18 +159,6 @@ impl Numbering {
         numbering
     }
 
-    /// The level definition of `num_id` at `level`, without counting.
-    pub fn level(&self, num_id: &str, level: u8, styles: &super::styles::Styles) -> Option<&Level> {
-        let num = self.nums.get(num_id)?;
-        if let Some((_, Some(lvl))) = num.overrides.get(&level) {
-            return Some(lvl);
-        }
-        self.abstract_for(num, styles)?
-            .levels
-            .get(usize::from(level))?
-            .as_ref()
-    }
-
     /// Counts one paragraph at `level` of `num_id` and returns its label.
     pub fn next(
         &mut self,
@@ -175,34 +167,30 @@ impl Numbering {
         styles: &super::styles::Styles,
     ) -> Option<Numbered<'_>> {
         let level = level.min(8);
+        let i = usize::from(level);
+        // Start values and restart rules, copied out so the counters can be updated.
         let num = self.nums.get(num_id)?;
-        // Overridden instances count on their own; others share the abstract's counters.
-        let key = if num.overrides.is_empty() {
-            format!("a:{}", num.abstract_id)
-        } else {
-            format!("n:{num_id}")
-        };
-        // Owned snapshots of the level definitions, so the counters can be updated.
+        let shared = num.overrides.is_empty();
+        let levels = self.levels_of(num, styles);
+        levels[i]?;
         let mut starts = [1i64; LEVELS];
         let mut restarts: [Option<u8>; LEVELS] = [None; LEVELS];
-        let mut format_names: Vec<String> = Vec::with_capacity(LEVELS);
-        for l in 0..LEVELS {
-            let def = self.level(num_id, l as u8, styles);
+        for (l, def) in levels.iter().enumerate() {
             let overridden = num.overrides.get(&(l as u8)).and_then(|(s, _)| *s);
             starts[l] = overridden.or(def.map(|d| d.start)).unwrap_or(1);
             restarts[l] = def.and_then(|d| d.restart);
-            format_names.push(def.map_or_else(|| "decimal".to_owned(), |d| d.format.clone()));
         }
-        let this = self.level(num_id, level, styles)?;
-        let (legal, is_bullet, template, font) = (
-            this.legal,
-            this.format == "bullet",
-            this.template.clone(),
-            this.rpr.font.clone(),
-        );
 
-        let counters = self.counters.entry(key).or_insert([None; LEVELS]);
-        let i = usize::from(level);
+        // Overridden instances count on their own; others share the abstract's counters.
+        let (map, key) = if shared {
+            (&mut self.abstract_counters, num.abstract_id.as_str())
+        } else {
+            (&mut self.num_counters, num_id)
+        };
+        let counters = match map.get_mut(key) {
+            Some(c) => c,
+            None => map.entry(key.to_owned()).or_insert([None; LEVELS]),
+        };
         counters[i] = Some(match counters[i] {
             Some(n) => n.saturating_add(1),
             None => starts[i],
@@ -220,17 +208,36 @@ impl Numbering {
         }
         let values = *counters;
 
-        let text = if is_bullet {
-            bullet_text(&template, font.as_ref())
+        let num = self.nums.get(num_id)?;
+        let levels = self.levels_of(num, styles);
+        let this = levels[i]?;
+        let text = if this.format == "bullet" {
+            bullet_text(&this.template, this.rpr.font.as_ref())
         } else {
-            expand_template(&template, |n| {
+            expand_template(&this.template, |n| {
                 let value = values[n].unwrap_or(starts[n]);
-                let format = if legal { "decimal" } else { &format_names[n] };
+                let format = match levels[n] {
+                    _ if this.legal => "decimal",
+                    Some(def) => def.format.as_str(),
+                    None => "decimal",
+                };
                 format_number(value, format)
             })
         };
-        let this = self.level(num_id, level, styles)?;
         Some(Numbered { text, level: this })
+    }
+
+    /// The nine level definitions of an instance, overrides applied.
+    fn levels_of<'n>(
+        &'n self,
+        num: &'n Num,
+        styles: &super::styles::Styles,
+    ) -> [Option<&'n Level>; LEVELS] {
+        let abstract_num = self.abstract_for(num, styles);
+        std::array::from_fn(|l| match num.overrides.get(&(l as u8)) {
+            Some((_, Some(lvl))) => Some(lvl),
+            _ => abstract_num?.levels.get(l)?.as_ref(),
+        })
     }
 
     fn abstract_for(&self, num: &Num, styles: &super::styles::Styles) -> Option<&AbstractNum> {

@@ -22,6 +22,7 @@ use super::model::{
 use super::numbering::{format_number, Numbering};
 use super::props::{number, on_off, twips, val, PPr, RPr, ThemeFonts};
 use super::styles::Styles;
+use super::theme::ThemeColors;
 
 /// Deepest table nesting kept as tables; Word documents rarely go past three.
 const MAX_TABLE_DEPTH: usize = 32;
@@ -53,15 +54,24 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
             _ => Ok(None),
         }
     };
-    let styles = Styles::from_xml(read_related(rel_type::STYLES)?.as_ref().map(XmlDoc::root));
+    let (fonts, colors) = read_related(rel_type::THEME)?
+        .map(|t| {
+            (
+                ThemeFonts::from_theme(t.root()),
+                ThemeColors::from_theme(t.root()),
+            )
+        })
+        .unwrap_or_default();
+    let styles = Styles::from_xml(
+        read_related(rel_type::STYLES)?.as_ref().map(XmlDoc::root),
+        &colors,
+    );
     let numbering = Numbering::from_xml(
         read_related(rel_type::NUMBERING)?
             .as_ref()
             .map(XmlDoc::root),
+        &colors,
     );
-    let fonts = read_related(rel_type::THEME)?
-        .map(|t| ThemeFonts::from_theme(t.root()))
-        .unwrap_or_default();
     let settings = read_related(rel_type::SETTINGS)?;
     let root = package.read_xml(&main.name, UNDERSTOOD)?;
 
@@ -70,6 +80,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
         styles,
         numbering,
         fonts,
+        colors,
         part: main.name.clone(),
         rels,
         fields: Vec::new(),
@@ -144,6 +155,8 @@ pub(super) struct Parser<'p, 'a> {
     pub(super) styles: Styles,
     numbering: Numbering,
     pub(super) fonts: ThemeFonts,
+    /// The theme's colour scheme, for `w:themeColor` and `w:themeFill`.
+    pub(super) colors: ThemeColors,
     /// The part being parsed and its relationships (images and links resolve here).
     pub(super) part: String,
     pub(super) rels: Relationships,
@@ -215,6 +228,8 @@ impl Parser<'_, '_> {
         }
         let mut last = last;
         last.blocks = rest.collect();
+        // Collected in place: without this it keeps the whole body's capacity.
+        last.blocks.shrink_to_fit();
         sections.push(last);
         sections
     }
@@ -415,7 +430,10 @@ impl Parser<'_, '_> {
             // The document is refused; stop building a model nobody will see.
             return Paragraph::default();
         }
-        let direct = p.child(Ns::W, "pPr").map(PPr::from_xml).unwrap_or_default();
+        let direct = p
+            .child(Ns::W, "pPr")
+            .map(|p| PPr::from_xml(p, &self.colors))
+            .unwrap_or_default();
         let (style_id, style) = self.styles.paragraph_style(direct.style.as_deref());
         let style_id = style_id.map(str::to_owned);
 
@@ -479,6 +497,9 @@ impl Parser<'_, '_> {
         mark.overlay(&ppr.mark);
         let mut sink = self.sink();
         self.inlines(p, &rpr, &mut sink);
+        // The model lives until it is rendered: keep no growth slack (most paragraphs
+        // have one to three inlines).
+        sink.items.shrink_to_fit();
         Paragraph {
             style_id,
             heading_level,
@@ -594,7 +615,9 @@ impl Parser<'_, '_> {
 
     /// Parses one run into inlines.
     fn run(&mut self, r: Element<'_>, base: &RPr, sink: &mut Sink) {
-        let direct = r.child(Ns::W, "rPr").map(RPr::from_xml);
+        let direct = r
+            .child(Ns::W, "rPr")
+            .map(|p| RPr::from_xml(p, &self.colors));
         let mut rpr = base.clone();
         if let Some(style) = direct
             .as_ref()

@@ -8,6 +8,8 @@
 use crate::office::xml::Element;
 use crate::office::Ns;
 
+use super::theme::{ThemeColors, FILL_COLOR, LINE_COLOR, RUN_COLOR};
+
 use super::model::{
     Align, Border, Borders, LineSpacing, ListSuffix, RunFormat, TabStop, VerticalAlign,
 };
@@ -42,7 +44,11 @@ pub(crate) fn on_off(el: Element<'_>) -> bool {
 pub(crate) fn hex_color(v: &str) -> Option<String> {
     let v = v.trim();
     if v.len() == 6 && v.bytes().all(|b| b.is_ascii_hexdigit()) {
-        Some(format!("#{}", v.to_ascii_uppercase()))
+        // Built by hand: `format!` costs more than the rest of a run's properties.
+        let mut out = String::with_capacity(7);
+        out.push('#');
+        out.extend(v.bytes().map(|b| char::from(b.to_ascii_uppercase())));
+        Some(out)
     } else {
         None
     }
@@ -72,22 +78,23 @@ pub(crate) fn highlight_color(name: &str) -> Option<&'static str> {
 }
 
 /// The fill of a `w:shd`: `Some(None)` for an explicit "no fill".
-pub(crate) fn shading(el: Element<'_>) -> Option<Option<String>> {
+pub(crate) fn shading(el: Element<'_>, theme: &ThemeColors) -> Option<Option<String>> {
     let pattern = val(el).unwrap_or("clear");
     if pattern == "nil" {
         return Some(None);
     }
     // A solid pattern shows the pattern colour, not the fill.
     if pattern == "solid" {
-        if let Some(c) = el.attr(Ns::W, "color").and_then(hex_color) {
+        if let Some(c) = theme.resolve(el, &LINE_COLOR) {
             return Some(Some(c));
         }
     }
-    el.attr(Ns::W, "fill").map(hex_color)
+    let has_fill = el.attr(Ns::W, "fill").is_some() || el.attr(Ns::W, "themeFill").is_some();
+    has_fill.then(|| theme.resolve(el, &FILL_COLOR))
 }
 
 /// A border line (`w:top`, `w:insideH` …); sizes are in eighths of a point.
-pub(crate) fn border(el: Element<'_>) -> Border {
+pub(crate) fn border(el: Element<'_>, theme: &ThemeColors) -> Border {
     let style = border_style(val(el).unwrap_or("single"));
     let width = el
         .attr(Ns::W, "sz")
@@ -97,7 +104,7 @@ pub(crate) fn border(el: Element<'_>) -> Border {
     Border {
         style,
         width,
-        color: el.attr(Ns::W, "color").and_then(hex_color),
+        color: theme.resolve(el, &LINE_COLOR),
     }
 }
 
@@ -121,13 +128,13 @@ fn border_style(v: &str) -> &'static str {
 }
 
 /// Reads the sides of a border container (`w:pBdr`, `w:tblBorders`, `w:tcBorders`).
-pub(crate) fn borders(el: Element<'_>) -> Borders {
+pub(crate) fn borders(el: Element<'_>, theme: &ThemeColors) -> Borders {
     let mut b = Borders::default();
     for side in el.elements() {
         if side.ns() != Ns::W {
             continue;
         }
-        let line = Some(border(side));
+        let line = Some(border(side, theme));
         match side.name() {
             "top" => b.top = line,
             "bottom" => b.bottom = line,
@@ -192,7 +199,7 @@ pub(crate) struct PPr {
 
 impl PPr {
     /// Reads a `w:pPr` element (or the `w:pPr` of a style or numbering level).
-    pub fn from_xml(el: Element<'_>) -> PPr {
+    pub fn from_xml(el: Element<'_>, theme: &ThemeColors) -> PPr {
         let mut p = PPr::default();
         for c in el.elements() {
             if c.ns() != Ns::W {
@@ -246,8 +253,8 @@ impl PPr {
                 "pageBreakBefore" => p.page_break_before = Some(on_off(c)),
                 "keepNext" => p.keep_next = Some(on_off(c)),
                 "bidi" => p.bidi = Some(on_off(c)),
-                "shd" => p.shading = shading(c),
-                "pBdr" => p.borders = borders(c),
+                "shd" => p.shading = shading(c, theme),
+                "pBdr" => p.borders = borders(c, theme),
                 "tabs" => {
                     for tab in c.children_named(Ns::W, "tab") {
                         let Some(pos) = tab.attr(Ns::W, "pos").and_then(twips) else {
@@ -279,7 +286,7 @@ impl PPr {
                 "outlineLvl" => {
                     p.outline_level = val(c).and_then(|v| v.parse::<u8>().ok());
                 }
-                "rPr" => p.mark = RPr::from_xml(c),
+                "rPr" => p.mark = RPr::from_xml(c, theme),
                 _ => {}
             }
         }
@@ -339,6 +346,7 @@ pub(crate) struct RPr {
     pub bold: Option<bool>,
     pub italic: Option<bool>,
     pub underline: Option<Option<String>>,
+    pub underline_color: Option<Option<String>>,
     pub strike: Option<bool>,
     pub double_strike: Option<bool>,
     pub color: Option<Option<String>>,
@@ -366,7 +374,7 @@ pub(crate) enum FontRef {
 
 impl RPr {
     /// Reads a `w:rPr` element.
-    pub fn from_xml(el: Element<'_>) -> RPr {
+    pub fn from_xml(el: Element<'_>, theme: &ThemeColors) -> RPr {
         let mut r = RPr::default();
         for c in el.elements() {
             if c.ns() != Ns::W {
@@ -387,9 +395,12 @@ impl RPr {
                         None => Some("single".to_owned()),
                         Some("none" | "0" | "false") => None,
                         Some(style) => Some(style.to_owned()),
-                    })
+                    });
+                    if c.attr(Ns::W, "color").is_some() || c.attr(Ns::W, "themeColor").is_some() {
+                        r.underline_color = Some(theme.resolve(c, &LINE_COLOR));
+                    }
                 }
-                "color" => r.color = Some(val(c).and_then(hex_color)),
+                "color" => r.color = Some(theme.resolve(c, &RUN_COLOR)),
                 "sz" => {
                     if let Some(half_points) = val(c).and_then(number) {
                         r.size = Some(half_points / 2.0);
@@ -414,7 +425,7 @@ impl RPr {
                 "highlight" => {
                     r.highlight = Some(val(c).and_then(highlight_color).map(str::to_owned))
                 }
-                "shd" => r.shading = shading(c),
+                "shd" => r.shading = shading(c, theme),
                 "vertAlign" => {
                     r.vertical_align = Some(match val(c) {
                         Some("superscript") => Some(VerticalAlign::Superscript),
@@ -439,6 +450,7 @@ impl RPr {
             bold,
             italic,
             underline,
+            underline_color,
             strike,
             double_strike,
             color,
@@ -461,6 +473,11 @@ impl RPr {
             bold: self.bold.unwrap_or(false),
             italic: self.italic.unwrap_or(false),
             underline: self.underline.clone().flatten(),
+            underline_color: self
+                .underline
+                .as_ref()
+                .and_then(|u| u.as_ref())
+                .and(self.underline_color.clone().flatten()),
             strike: self.strike.unwrap_or(false),
             double_strike: self.double_strike.unwrap_or(false),
             color: self.color.clone().flatten(),

@@ -1070,6 +1070,9 @@ fn run_style(s: &mut String, f: &RunFormat, base: Option<&RunFormat>) {
         if let Some(style) = style {
             let _ = write!(s, "text-decoration-style:{style};");
         }
+        if let Some(color) = &f.underline_color {
+            let _ = write!(s, "text-decoration-color:{color};");
+        }
     }
     if f.strike || f.double_strike {
         lines.push("line-through");

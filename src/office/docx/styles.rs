@@ -5,6 +5,7 @@
 //! resolving a paragraph is one overlay per layer. Chains are cut at a fixed depth and on
 //! cycles, which hostile or broken files can contain.
 
+use super::theme::ThemeColors;
 use std::collections::HashMap;
 
 use crate::office::xml::Element;
@@ -47,26 +48,29 @@ pub(crate) struct CondFormat {
 }
 
 impl CondFormat {
-    fn from_xml(el: Element<'_>) -> CondFormat {
+    fn from_xml(el: Element<'_>, theme: &ThemeColors) -> CondFormat {
         let mut f = CondFormat::default();
-        f.overlay_xml(el);
+        f.overlay_xml(el, theme);
         f
     }
 
     /// Layers the `pPr`, `rPr` and `tcPr` children of `el` on top.
-    fn overlay_xml(&mut self, el: Element<'_>) {
+    fn overlay_xml(&mut self, el: Element<'_>, theme: &ThemeColors) {
         if let Some(p) = el.child(Ns::W, "pPr") {
-            self.ppr.overlay(&PPr::from_xml(p));
+            self.ppr.overlay(&PPr::from_xml(p, theme));
         }
         if let Some(r) = el.child(Ns::W, "rPr") {
-            self.rpr.overlay(&RPr::from_xml(r));
+            self.rpr.overlay(&RPr::from_xml(r, theme));
         }
         if let Some(tc) = el.child(Ns::W, "tcPr") {
-            if let Some(s) = tc.child(Ns::W, "shd").and_then(super::props::shading) {
+            if let Some(s) = tc
+                .child(Ns::W, "shd")
+                .and_then(|s| super::props::shading(s, theme))
+            {
                 self.shading = Some(s);
             }
             if let Some(b) = tc.child(Ns::W, "tcBorders") {
-                super::props::overlay_borders(&mut self.borders, &borders(b));
+                super::props::overlay_borders(&mut self.borders, &borders(b, theme));
             }
         }
     }
@@ -114,7 +118,7 @@ struct RawStyle<'e> {
 
 impl Styles {
     /// Reads `w:styles`; `None` (no styles part) gives Word's built-in behaviour.
-    pub fn from_xml(root: Option<Element<'_>>) -> Styles {
+    pub fn from_xml(root: Option<Element<'_>>, theme: &ThemeColors) -> Styles {
         let Some(root) = root else {
             return Styles::default();
         };
@@ -124,13 +128,13 @@ impl Styles {
                 .child(Ns::W, "pPrDefault")
                 .and_then(|d| d.child(Ns::W, "pPr"))
             {
-                sheet.default_ppr = PPr::from_xml(p);
+                sheet.default_ppr = PPr::from_xml(p, theme);
             }
             if let Some(r) = defaults
                 .child(Ns::W, "rPrDefault")
                 .and_then(|d| d.child(Ns::W, "rPr"))
             {
-                sheet.default_rpr = RPr::from_xml(r);
+                sheet.default_rpr = RPr::from_xml(r, theme);
             }
         }
 
@@ -193,13 +197,13 @@ impl Styles {
             };
             for layer in chain.iter().rev() {
                 if let Some(p) = layer.el.child(Ns::W, "pPr") {
-                    merged.ppr.overlay(&PPr::from_xml(p));
+                    merged.ppr.overlay(&PPr::from_xml(p, theme));
                 }
                 if let Some(r) = layer.el.child(Ns::W, "rPr") {
-                    merged.rpr.overlay(&RPr::from_xml(r));
+                    merged.rpr.overlay(&RPr::from_xml(r, theme));
                 }
                 if let Some(t) = layer.el.child(Ns::W, "tblPr") {
-                    let table = table_pr(t);
+                    let table = table_pr(t, theme);
                     super::props::overlay_borders(&mut merged.table.borders, &table.borders);
                     if table.cell_margins.is_some() {
                         merged.table.cell_margins = table.cell_margins;
@@ -214,7 +218,10 @@ impl Styles {
                             .entry("wholeTable".to_owned())
                             .or_default();
                         let mut own = CondFormat::default();
-                        if let Some(s) = tc.child(Ns::W, "shd").and_then(super::props::shading) {
+                        if let Some(s) = tc
+                            .child(Ns::W, "shd")
+                            .and_then(|s| super::props::shading(s, theme))
+                        {
                             own.shading = Some(s);
                         }
                         whole.overlay(&own);
@@ -227,7 +234,7 @@ impl Styles {
                             .conditional
                             .entry(kind.to_owned())
                             .or_default()
-                            .overlay(&CondFormat::from_xml(cond));
+                            .overlay(&CondFormat::from_xml(cond, theme));
                     }
                 }
             }
@@ -268,7 +275,7 @@ impl Styles {
 }
 
 /// Table properties shared by tables and table styles.
-pub(crate) fn table_pr(el: Element<'_>) -> TablePr {
+pub(crate) fn table_pr(el: Element<'_>, theme: &ThemeColors) -> TablePr {
     let band = |name: &str| {
         el.child(Ns::W, name)
             .and_then(val)
@@ -278,7 +285,7 @@ pub(crate) fn table_pr(el: Element<'_>) -> TablePr {
     TablePr {
         borders: el
             .child(Ns::W, "tblBorders")
-            .map(borders)
+            .map(|b| borders(b, theme))
             .unwrap_or_default(),
         cell_margins: el.child(Ns::W, "tblCellMar").map(margins),
         row_band: band("tblStyleRowBandSize"),

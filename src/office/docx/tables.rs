@@ -54,7 +54,7 @@ impl Parser<'_, '_> {
             }
         }
         if let Some(p) = props {
-            let direct = table_pr(p);
+            let direct = table_pr(p, &self.colors);
             overlay_borders(&mut table.borders, &direct.borders);
             if let Some(m) = direct.cell_margins {
                 table.cell_margins = m;
@@ -83,7 +83,7 @@ impl Parser<'_, '_> {
 
         let mut rows_el = Vec::new();
         collect_rows(el, &mut rows_el);
-        let direct_bands = props.map(table_pr).unwrap_or_default();
+        let direct_bands = props.map(|p| table_pr(p, &self.colors)).unwrap_or_default();
         let ctx = TableContext {
             look: props
                 .and_then(|p| p.child(Ns::W, "tblLook"))
@@ -107,6 +107,7 @@ impl Parser<'_, '_> {
             table.rows.push(row);
             merges.push(row_merges);
         }
+        table.rows.shrink_to_fit();
         resolve_vertical_merges(&mut table.rows, &merges);
         table
     }
@@ -146,6 +147,7 @@ impl Parser<'_, '_> {
         let mut cells_el = Vec::new();
         collect_cells(tr, &mut cells_el);
         let mut merges = Vec::with_capacity(cells_el.len());
+        row.cells.reserve_exact(cells_el.len());
         let mut col = row.grid_before;
         for tc in cells_el {
             let span = tc
@@ -179,7 +181,10 @@ impl Parser<'_, '_> {
                 .unwrap_or(1)
                 .clamp(1, 1000);
             cell.width = p.child(Ns::W, "tcW").and_then(width);
-            cell.shading = p.child(Ns::W, "shd").and_then(shading).flatten();
+            cell.shading = p
+                .child(Ns::W, "shd")
+                .and_then(|s| shading(s, &self.colors))
+                .flatten();
             cell.v_align = p.child(Ns::W, "vAlign").and_then(val).map(|v| {
                 match v {
                     "both" => "center",
@@ -187,7 +192,10 @@ impl Parser<'_, '_> {
                 }
                 .to_owned()
             });
-            cell.borders = p.child(Ns::W, "tcBorders").map(borders).unwrap_or_default();
+            cell.borders = p
+                .child(Ns::W, "tcBorders")
+                .map(|b| borders(b, &self.colors))
+                .unwrap_or_default();
             cell.margins = p.child(Ns::W, "tcMar").map(margins);
             if let Some(v) = p.child(Ns::W, "vMerge") {
                 merge = match val(v) {
@@ -210,6 +218,9 @@ impl Parser<'_, '_> {
         // Paragraphs inside take the table style's paragraph and run properties.
         self.table_styles.push((cond.ppr, cond.rpr));
         self.blocks(tc, &mut cell.blocks, None);
+        // Most cells hold one paragraph; growth slack here was a third of a large
+        // report's model.
+        cell.blocks.shrink_to_fit();
         self.table_styles.pop();
         (cell, merge)
     }

@@ -2,7 +2,7 @@
 //! features come out as the HTML a viewer needs; nothing unsafe gets through.
 
 use super::support::{
-    list_para, main_part_texts, para, png_header, w_part, DocxFixture, DOCX_CORPUS,
+    list_para, main_part_texts, para, png_header, w_part, DocxFixture, DOCX_CORPUS, PPTX_THEME,
 };
 use crate::markup::escape;
 use crate::office::docx::{parse_docx, render_html, RenderOptions};
@@ -195,4 +195,96 @@ fn equations_render_as_mathml_and_keep_their_text() {
     let json = serde_json::to_string(&doc).unwrap();
     assert!(json.contains("\"type\":\"math\""));
     assert!(json.contains("\"type\":\"scripts\""));
+}
+
+/// A fixture whose main part relates to `word/theme/theme1.xml` (Office's 2013 colours:
+/// accent1 4472C4, accent2 ED7D31, accent6 70AD47, dk2 44546A).
+fn with_theme(mut fixture: DocxFixture) -> DocxFixture {
+    fixture.rels.push((
+        "rId60".into(),
+        "theme".into(),
+        "theme/theme1.xml".into(),
+        false,
+    ));
+    fixture.parts.push((
+        "word/theme/theme1.xml".into(),
+        PPTX_THEME.as_bytes().to_vec(),
+    ));
+    fixture
+}
+
+#[test]
+fn theme_colours_resolve_from_the_theme_part() {
+    let run =
+        |rpr: &str, text: &str| format!(r#"<w:r><w:rPr>{rpr}</w:rPr><w:t>{text}</w:t></w:r>"#);
+    let body = format!(
+        concat!(
+            "<w:p>{}{}{}{}{}{}</w:p>",
+            r#"<w:p><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="8" w:color="000000" w:themeColor="text2"/></w:pBdr>"#,
+            r#"<w:shd w:val="clear" w:color="auto" w:fill="FFFFFF" w:themeFill="accent2" w:themeFillShade="BF"/></w:pPr>"#,
+            r#"<w:r><w:t>Ruled</w:t></w:r></w:p>"#,
+        ),
+        run(
+            r#"<w:color w:val="FF0000" w:themeColor="accent2"/>"#,
+            "Themed"
+        ),
+        run(r#"<w:color w:val="00FF00"/>"#, "Literal"),
+        run(
+            r#"<w:color w:val="000000" w:themeColor="accent1" w:themeShade="80"/>"#,
+            "Shaded"
+        ),
+        run(
+            r#"<w:shd w:val="clear" w:color="auto" w:fill="FFFFFF" w:themeFill="accent1" w:themeFillTint="66"/>"#,
+            "Filled"
+        ),
+        run(
+            r#"<w:u w:val="single" w:color="000000" w:themeColor="accent2"/>"#,
+            "Underlined"
+        ),
+        run(r#"<w:rStyle w:val="Accent"/>"#, "Styled"),
+    );
+    let mut fixture = DocxFixture::new(&body);
+    fixture.styles = Some(w_part(
+        "styles",
+        r#"<w:style w:type="character" w:styleId="Accent"><w:name w:val="Accent"/><w:rPr><w:color w:val="111111" w:themeColor="accent6"/></w:rPr></w:style>"#,
+    ));
+    let html = render(&with_theme(fixture.clone()).build());
+    let span_of = |text: &str| {
+        let end = html
+            .find(&format!(">{text}<"))
+            .unwrap_or_else(|| panic!("{text} missing"));
+        let start = html[..end].rfind("<span").unwrap();
+        html[start..end].to_owned()
+    };
+    assert!(
+        span_of("Themed").contains("color:#ED7D31"),
+        "{}",
+        span_of("Themed")
+    );
+    assert!(span_of("Literal").contains("color:#00FF00"));
+    // Accent 1 darker 50% and lighter 60% (Word's swatches are 1F3864 and B4C6E7: it
+    // rounds differently).
+    assert!(
+        span_of("Shaded").contains("color:#203965"),
+        "{}",
+        span_of("Shaded")
+    );
+    assert!(span_of("Filled").contains("background-color:#B4C7E7"));
+    let underlined = span_of("Underlined");
+    assert!(
+        underlined.contains("text-decoration-color:#ED7D31"),
+        "{underlined}"
+    );
+    assert!(span_of("Styled").contains("color:#70AD47"));
+    let ruled = &html[..html.find(">Ruled<").unwrap()];
+    let ruled = &ruled[ruled.rfind("<p").unwrap()..];
+    assert!(ruled.contains("border-bottom:1pt solid #44546A"), "{ruled}");
+    // Accent 2 (ED7D31) darker 25%.
+    assert!(ruled.contains("background-color:#C55A11"), "{ruled}");
+
+    // Without a theme part the literal values stay.
+    let html = render(&fixture.build());
+    assert!(html.contains("color:#FF0000"));
+    assert!(html.contains("color:#111111"));
+    assert!(!html.contains("#ED7D31"));
 }

@@ -108,7 +108,7 @@ pub(crate) fn patch_bytes(mut bytes: Vec<u8>, from: &[u8], to: &[u8]) -> Vec<u8>
 
 /// A hand-built Word package: a body plus optional styles, numbering, notes and
 /// comments parts, and extra relationships of the main document.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct DocxFixture {
     pub body: String,
     pub styles: Option<String>,
