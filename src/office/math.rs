@@ -810,4 +810,20 @@ mod tests {
             "<math><mrow><mn>3.14</mn><mi>r</mi><mn>2</mn></mrow></math>"
         );
     }
+
+    #[test]
+    fn nesting_as_deep_as_the_xml_guard_allows_renders() {
+        // Fractions inside numerators up to the package's depth cap (256 elements).
+        let depth = 120;
+        let body = format!(
+            "{}{}{}",
+            "<m:f><m:num>".repeat(depth),
+            r("x"),
+            "</m:num><m:den/></m:f>".repeat(depth)
+        );
+        let eq = math(&body);
+        let html = eq.to_mathml();
+        assert_eq!(html.matches("<mfrac>").count(), depth);
+        assert_eq!(eq.text(), format!("x{}", "/".repeat(depth)));
+    }
 }
