@@ -55,8 +55,23 @@ pub struct RenderOptions {
     pub notes: bool,
     /// Wrap the deck in a complete HTML document with both stylesheets.
     pub standalone: bool,
-    /// In a standalone page, load the viewer script from this URL; `None` inlines it.
-    pub script_src: Option<String>,
+    /// Whether and how the deck carries the viewer script.
+    pub script: ViewerScript,
+}
+
+/// Where the viewer script comes from. Whichever it is, the `<script>` element is placed
+/// right after the first slide (after the deck's end when it has none), and it is neither
+/// deferred nor async: the browser runs it as soon as slide 1 is parsed, so the viewer is
+/// set up on slide 1 without waiting for the rest of the document, however long the deck
+/// (`pptx.js` completes the set-up of later slides and thumbnails on `DOMContentLoaded`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewerScript {
+    /// No script: the host page loads `pptx.js` itself (or shows the slides stacked).
+    None,
+    /// The script's text inline (a standalone page opened without a server).
+    Inline,
+    /// `<script src="…">` with this URL (a page whose CSP allows only `'self'` scripts).
+    Src(String),
 }
 
 impl Default for RenderOptions {
@@ -69,7 +84,7 @@ impl Default for RenderOptions {
             chrome: true,
             notes: true,
             standalone: false,
-            script_src: None,
+            script: ViewerScript::None,
         }
     }
 }
@@ -89,19 +104,6 @@ pub fn render_html(pres: &Presentation, opts: &RenderOptions) -> String {
         r.out.push_str(VIEWER_CSS);
         r.out
             .push_str("html,body{height:100%;margin:0}body{display:flex}</style>");
-        match &opts.script_src {
-            Some(src) => {
-                r.out.push_str("<script defer src=\"");
-                escape_into(&mut r.out, src);
-                r.out.push_str("\"></script>");
-            }
-            None => {
-                r.out.push_str("<script>");
-                // A script body cannot contain `</script`; ours does not.
-                r.out.push_str(VIEWER_JS);
-                r.out.push_str("</script>");
-            }
-        }
         r.out.push_str("</head><body>");
     }
     r.deck();
@@ -322,8 +324,33 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 self.out.push_str("</aside>");
             }
             self.out.push_str("</section>");
+            if i == 0 {
+                self.viewer_script();
+            }
         }
-        self.out.push_str("</div></div>");
+        self.out.push_str("</div>");
+        if count == 0 {
+            self.viewer_script();
+        }
+        self.out.push_str("</div>");
+    }
+
+    /// The viewer script's element (see [`ViewerScript`] for why it sits after slide 1).
+    fn viewer_script(&mut self) {
+        match &self.opts.script {
+            ViewerScript::None => {}
+            ViewerScript::Inline => {
+                self.out.push_str("<script>");
+                // A script body cannot contain `</script`; ours does not (a test checks).
+                self.out.push_str(VIEWER_JS);
+                self.out.push_str("</script>");
+            }
+            ViewerScript::Src(src) => {
+                self.out.push_str("<script src=\"");
+                escape_into(&mut self.out, src);
+                self.out.push_str("\"></script>");
+            }
+        }
     }
 
     fn toolbar(&mut self, count: usize) {

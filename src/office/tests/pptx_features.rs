@@ -6,7 +6,9 @@ use crate::office::pptx::model::{
     Align, AutoShape, Color, Fill, Frame, Geometry, ImageSource, Link, PathCommand, Presentation,
     RunKind, Shape, ShapeKind, Spacing, Table, TextBody, VerticalAnchor,
 };
-use crate::office::pptx::{parse_pptx, render_html, render_slide, RenderOptions};
+use crate::office::pptx::{
+    parse_pptx, render_html, render_slide, RenderOptions, ViewerScript, VIEWER_JS,
+};
 use crate::office::OfficeLimits;
 
 fn parse(f: &PptxFixture) -> Presentation {
@@ -791,12 +793,60 @@ fn render_options_prefix_ids_and_media() {
             media_urls: urls,
             standalone: true,
             lazy: false,
+            script: ViewerScript::Inline,
             ..RenderOptions::default()
         },
     );
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("src=\"data:image/png;base64,AAAA\""));
     assert!(!html.contains("<template class"));
-    // The standalone page carries the viewer script inline.
-    assert!(html.contains("data-pptx-ready"));
+    // The standalone page carries the viewer script inline, right after slide 1 (not in
+    // the head, and before slide 2), so the viewer runs before later slides are parsed.
+    let script = html.find("<script>").expect("inline viewer script");
+    assert!(html[script..].contains("data-pptx-ready"));
+    assert!(html.find("id=\"slide-1\"").unwrap() < script);
+    assert!(script < html.find("id=\"slide-2\"").unwrap());
+    assert!(html.find("</head>").unwrap() < script);
+    assert_eq!(html.matches("<script").count(), 1);
+    // The script body cannot end its element early.
+    assert!(!VIEWER_JS.contains("</script"));
+}
+
+#[test]
+fn the_viewer_script_by_url_sits_after_slide_1_and_not_at_all_by_default() {
+    let p = parse(&PptxFixture::new(vec![
+        PptxSlide::new(""),
+        PptxSlide::new(""),
+        PptxSlide::new(""),
+    ]));
+    let html = render_html(
+        &p,
+        &RenderOptions {
+            script: ViewerScript::Src("../static/pptx.js?a=1&b=\"2\"".into()),
+            ..RenderOptions::default()
+        },
+    );
+    let tag = "<script src=\"../static/pptx.js?a=1&amp;b=&quot;2&quot;\"></script>";
+    let at = html.find(tag).expect("escaped script element");
+    assert_eq!(html.matches("<script").count(), 1);
+    // Right after slide 1's section: neither deferred nor async, it runs at that point.
+    assert!(html[..at].ends_with("</section>"));
+    assert!(at < html.find("id=\"slide-2\"").unwrap());
+    // Inside the deck, so the script can tell which deck it belongs to.
+    assert!(html.find("data-pptx").unwrap() < at);
+    assert!(!html.contains("<script>"));
+    assert!(!render_html(&p, &RenderOptions::default()).contains("<script"));
+    // A deck without slides still gets its script (inside the deck element).
+    let empty = parse(&PptxFixture::new(vec![]));
+    let html = render_html(
+        &empty,
+        &RenderOptions {
+            script: ViewerScript::Src("v.js".into()),
+            ..RenderOptions::default()
+        },
+    );
+    assert!(
+        html.ends_with("<script src=\"v.js\"></script></div>"),
+        "{html}"
+    );
 }
