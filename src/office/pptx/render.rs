@@ -890,9 +890,19 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 len(p.indent as f64 / EMU_PER_POINT)
             );
         }
+        // Space before and after in percent is a percentage of the text size, the largest
+        // on the line (ECMA-376 21.1.2.2.11 spcPct: "spcPct 200000 … is 200 % of the size
+        // of the largest text on each line"), so 20 % at 32 pt is 6.4 pt. Line spacing in
+        // percent is different: 100 % is single spacing, one line of 1.2 × the size.
+        let largest = p
+            .runs
+            .iter()
+            .filter(|r| r.kind != RunKind::Break)
+            .map(|r| r.size)
+            .fold(first_size, f64::max);
         let spacing = |s: &Spacing| match *s {
             Spacing::Points(v) => v,
-            Spacing::Percent(pc) => first_size * 1.2 * pc / 100.0,
+            Spacing::Percent(pc) => largest * pc / 100.0,
         };
         // PowerPoint adds no space above a frame's first paragraph.
         let before = if first { 0.0 } else { spacing(&p.space_before) };

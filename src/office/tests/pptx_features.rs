@@ -639,7 +639,7 @@ fn fills_lines_arrows_and_custom_geometry() {
 
 #[test]
 fn autofit_scales_text_and_line_spacing() {
-    let body = r#"<p:txBody><a:bodyPr lIns="0" tIns="0" rIns="0" bIns="0" wrap="none" anchor="ctr" vert="vert270"><a:normAutofit fontScale="50000" lnSpcReduction="20000"/></a:bodyPr><a:lstStyle/><a:p><a:pPr><a:lnSpc><a:spcPct val="100000"/></a:lnSpc><a:spcAft><a:spcPts val="600"/></a:spcAft></a:pPr><a:r><a:rPr sz="4000" b="1" i="1" u="sng" strike="sngStrike" baseline="30000" cap="all"><a:latin typeface="Georgia"/></a:rPr><a:t>Big</a:t></a:r><a:br><a:rPr sz="4000"/></a:br><a:fld type="slidenum" id="{x}"><a:t>‹#›</a:t></a:fld></a:p></p:txBody>"#;
+    let body = r#"<p:txBody><a:bodyPr lIns="0" tIns="0" rIns="0" bIns="0" wrap="none" anchor="ctr" vert="vert270"><a:normAutofit fontScale="50000" lnSpcReduction="20000"/></a:bodyPr><a:lstStyle/><a:p><a:pPr><a:lnSpc><a:spcPct val="90000"/></a:lnSpc><a:spcAft><a:spcPts val="600"/></a:spcAft></a:pPr><a:r><a:rPr sz="4000" b="1" i="1" u="sng" strike="sngStrike" baseline="30000" cap="all"><a:latin typeface="Georgia"/></a:rPr><a:t>Big</a:t></a:r><a:br><a:rPr sz="4000"/></a:br><a:fld type="slidenum" id="{x}"><a:t>‹#›</a:t></a:fld></a:p></p:txBody>"#;
     let sp = format!(
         r#"<p:sp><p:nvSpPr><p:cNvPr id="2" name="Fit"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="100" cy="100"/></a:xfrm></p:spPr>{body}</p:sp>"#
     );
@@ -655,7 +655,9 @@ fn autofit_scales_text_and_line_spacing() {
     );
     assert_eq!(t.vertical, "vert270");
     let para = &t.paragraphs[0];
-    assert_eq!(para.line_spacing, Spacing::Percent(80.0));
+    // The reduction is subtracted from the percentage (90 % − 20 %), not applied as a
+    // factor (which would give 72 %).
+    assert_eq!(para.line_spacing, Spacing::Percent(70.0));
     assert_eq!(para.space_after, Spacing::Points(6.0));
     let r = &para.runs[0];
     assert_eq!(r.size, 20.0);
@@ -674,7 +676,7 @@ fn autofit_scales_text_and_line_spacing() {
     let html = html_of(&p, 0);
     assert!(html.contains("pptx-tx pptx-nowrap"));
     assert!(html.contains("writing-mode:vertical-rl;transform:rotate(180deg)"));
-    assert!(html.contains("line-height:0.96;"));
+    assert!(html.contains("line-height:0.84;"));
     assert!(html.contains("text-decoration:underline line-through"));
     assert!(html.contains("font-family:'Georgia','Liberation Serif',serif"));
 }
@@ -848,5 +850,32 @@ fn the_viewer_script_by_url_sits_after_slide_1_and_not_at_all_by_default() {
     assert!(
         html.ends_with("<script src=\"v.js\"></script></div>"),
         "{html}"
+    );
+}
+
+#[test]
+fn percent_space_before_is_a_share_of_the_text_size_not_of_the_line() {
+    // The master's body style gives spcBef 20 % at 32 pt (see PPTX_TX_STYLES); a second
+    // paragraph mixes 32 pt and 40 pt runs.
+    let body = r#"<a:p><a:r><a:t>first</a:t></a:r></a:p><a:p><a:r><a:t>second</a:t></a:r></a:p><a:p><a:r><a:t>small </a:t></a:r><a:r><a:rPr sz="4000"/><a:t>big</a:t></a:r></a:p>"#;
+    let p = one_slide(&pptx_sp(3, Some("idx=\"1\""), None, "", body));
+    let t = text(&p.slides[0].shapes[0]);
+    assert_eq!(t.paragraphs[1].space_before, Spacing::Percent(20.0));
+    let html = html_of(&p, 0);
+    let paras: Vec<&str> = html.split("<p class=\"pptx-p\"").skip(1).collect();
+    assert_eq!(paras.len(), 3);
+    // No space above the frame's first paragraph.
+    assert!(!paras[0].contains("margin-top"), "{}", paras[0]);
+    // 20 % of 32 pt is 6.4 pt (not 20 % of a 1.2 × 32 pt line, 7.68 pt).
+    assert!(
+        paras[1].contains("margin-top:calc(var(--pt)*6.4);"),
+        "{}",
+        paras[1]
+    );
+    // The largest text of the paragraph counts: 20 % of 40 pt.
+    assert!(
+        paras[2].contains("margin-top:calc(var(--pt)*8);"),
+        "{}",
+        paras[2]
     );
 }
