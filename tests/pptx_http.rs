@@ -322,3 +322,32 @@ async fn two_decks_on_one_page_are_set_up_early_and_kept_apart() {
     );
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn calibri_text_is_laid_out_with_the_line_metrics_office_uses() {
+    // Chromium lays Calibri and Carlito out with their hhea metrics (ascent + descent =
+    // 1.0 em); Office uses the Windows ones (0.952 + 0.269 em), which put each baseline
+    // ≈ 0.1 em lower in the line. The stylesheet's `pptx-calibri` face carries the latter.
+    let (_server, url) = serve_bench_deck("deck-80s.pptx").await;
+    let browser = TestBrowser::launch().await;
+    let page = browser.open_with_init_script(&url, EARLY_PROBE).await;
+    wait_for(&page, "document.fonts.status === 'loaded'").await;
+    let ratio = "(function () { var s = document.querySelector('#slide-1 .pptx-p span'); var r = s.getBoundingClientRect(); return Math.round(1000 * r.height / parseFloat(getComputedStyle(s).fontSize)); })()";
+    let ratio = eval(&page, ratio).await.as_i64().unwrap();
+    assert!(
+        (1205..=1235).contains(&ratio),
+        "content height {ratio}/1000 em"
+    );
+    let family = eval(
+        &page,
+        "getComputedStyle(document.querySelector('#slide-1 .pptx-p span')).fontFamily",
+    )
+    .await;
+    assert!(
+        family.as_str().unwrap().starts_with("pptx-calibri"),
+        "{family}"
+    );
+    // Local fonts are not blocked by the shell's CSP.
+    assert_eq!(eval(&page, "window.__csp").await, serde_json::json!([]));
+    browser.close().await;
+}

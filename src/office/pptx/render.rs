@@ -192,7 +192,14 @@ fn font_stack(name: &str) -> String {
         }
         _ => ("'Liberation Sans',Arial,", "sans-serif"),
     };
-    format!("'{f}',{subst}{generic}")
+    // Calibri first as the stylesheet's `pptx-calibri` face: the local Calibri or Carlito
+    // with the line metrics Office uses (see render.css).
+    let office = if lower == "calibri" {
+        "'pptx-calibri',"
+    } else {
+        ""
+    };
+    format!("{office}'{f}',{subst}{generic}")
 }
 
 fn css_color(c: &Color) -> String {
@@ -1511,7 +1518,7 @@ mod tests {
         assert_eq!(safe_font("Arial');x:url(y"), "Arialxurly");
         assert_eq!(
             font_stack("Calibri"),
-            "'Calibri','Carlito','Liberation Sans',Arial,sans-serif".to_owned()
+            "'pptx-calibri','Calibri','Carlito','Liberation Sans',Arial,sans-serif".to_owned()
         );
         assert_eq!(font_stack("';"), "");
     }
