@@ -30,6 +30,7 @@
 #   OUT         hyperfine exports, LibreOffice profile, scratch (default target/bench-compare-pptx)
 #   NODE_DIR    where `npm install playwright-core` goes (default $OUT/node)
 #   NO_SETUP=1  skip the apt/pip/npm installs
+#   FIRST_ONLY=1  only the "first slide visible" part (no hyperfine/RSS tables)
 #
 # Needs: hyperfine, GNU time (apt: time), LibreOffice (apt: libreoffice-impress-nogui),
 # python3 with python-pptx (pip), node + npm, /usr/bin/chromium, curl.
@@ -126,6 +127,7 @@ peak_rss() {
 }
 
 ROWS=()
+[ "${FIRST_ONLY:-}" = 1 ] && FILES=()
 for file in "${FILES[@]}"; do
     name=$(basename "$file" .pptx)
     # Every tool must succeed on the file before anything is timed (this also creates
@@ -281,9 +283,11 @@ fi
 echo
 echo "previewd $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') (release), LibreOffice $LO_VERSION, python-pptx $PPTX_VERSION on Python $("$PY" -c 'import platform; print(platform.python_version())'), $(/usr/bin/chromium --version 2>/dev/null | sed 's/ built on.*//'); $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| input | command | wall (median of $RUNS) | × previewd's wall | CPU (user+sys, mean) | × previewd's CPU | peak RSS (median of $RSS_RUNS) | × previewd's RSS |"
-echo "|---|---|---|---|---|---|---|---|"
-printf '%s\n' "${ROWS[@]}"
+if [ ${#ROWS[@]} -gt 0 ]; then
+    echo "| input | command | wall (median of $RUNS) | × previewd's wall | CPU (user+sys, mean) | × previewd's CPU | peak RSS (median of $RSS_RUNS) | × previewd's RSS |"
+    echo "|---|---|---|---|---|---|---|---|"
+    printf '%s\n' "${ROWS[@]}"
+fi
 if [ -n "$FIRST_MD" ]; then
     echo
     echo "$FIRST_MD"

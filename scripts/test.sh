@@ -3,7 +3,7 @@
 #
 # On a fresh Debian machine it first installs what the tests need: Debian's Chromium for
 # the real-browser tests and the export, poppler-utils (pdfinfo, pdftotext) to check the
-# exported PDFs. Then: formatting, lints, and every test (unit, HTTP over a real
+# exported PDFs, and Carlito for the PPTX text-layout test. Then: formatting, lints, and every test (unit, HTTP over a real
 # listener, real symlinks and FIFOs, the Office corpus, real Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,8 @@ need_apt=()
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need_apt+=(chromium)
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
+# Carlito (metric twin of Calibri, the Office theme font) for the PPTX layout tests.
+fc-list 2>/dev/null | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   sudo_cmd=()

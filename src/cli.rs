@@ -108,7 +108,7 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
                 &crate::office::pptx::RenderOptions {
                     media_urls,
                     standalone: true,
-                    script_src: None,
+                    script: crate::office::pptx::ViewerScript::Inline,
                     ..crate::office::pptx::RenderOptions::default()
                 },
             ),

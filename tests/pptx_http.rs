@@ -1,10 +1,16 @@
 //! PowerPoint decks through the service: the Slides view, model and media, and the viewer
-//! in real Chromium (keys, counter, notes, deep links, lazy slides).
+//! in real Chromium (keys, counter, notes, deep links, lazy slides, early set-up on slide
+//! 1, several decks on one page).
 
 mod common;
 
+use chromiumoxide::Page;
 use common::browser::{eval, wait_for, TestBrowser};
-use common::{ids, start};
+use common::{ids, start, TestServer};
+use previewd::office::pptx::{
+    parse_pptx, render_html, RenderOptions, ViewerScript, STYLESHEET, VIEWER_CSS,
+};
+use previewd::office::OfficeLimits;
 
 const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench");
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/pptx");
@@ -26,7 +32,14 @@ async fn a_deck_has_slides_a_model_and_media() {
         .text()
         .await
         .unwrap();
-    assert!(page.contains("pptx.js"));
+    // The viewer script comes from previewd's static files (the shell's CSP allows only
+    // 'self' scripts), right after slide 1 and neither deferred nor async.
+    let tag = "<script src=\"../../../static/pptx.js\"></script>";
+    assert_eq!(page.matches("pptx.js").count(), 1);
+    let at = page.find(tag).expect("the viewer script element");
+    assert!(page[..at].ends_with("</section>"));
+    assert!(page.find("id=\"slide-1\"").unwrap() < at);
+    assert!(at < page.find("id=\"slide-2\"").unwrap());
     assert!(page.contains("data-pptx"));
     assert_eq!(page.matches("<section class=\"pptx-slide").count(), 80);
     let model: serde_json::Value = s
@@ -80,15 +93,18 @@ async fn every_corpus_deck_opens_or_is_refused_with_a_reason() {
     }
 }
 
+/// A service with the bench deck `name` in its workspace, and the URL of its snapshot.
+async fn serve_bench_deck(name: &str) -> (TestServer, String) {
+    let s = start(|_| {}).await;
+    s.write(name, std::fs::read(format!("{BENCH}/{name}")).unwrap());
+    let body = s.preview_ok(name).await;
+    let url = body["url"].as_str().unwrap().to_string();
+    (s, url)
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_slides_viewer_navigates_lazily() {
-    let s = start(|_| {}).await;
-    s.write(
-        "big.pptx",
-        std::fs::read(format!("{BENCH}/deck-300s.pptx")).unwrap(),
-    );
-    let body = s.preview_ok("big.pptx").await;
-    let url = body["url"].as_str().unwrap().to_string();
+    let (_server, url) = serve_bench_deck("deck-300s.pptx").await;
     let browser = TestBrowser::launch().await;
     let page = browser.open(&url).await;
     wait_for(
@@ -109,29 +125,19 @@ async fn the_slides_viewer_navigates_lazily() {
     )
     .await;
     assert!(templates.as_u64().unwrap() > 250, "{templates}");
-    let key = |k: &str| {
-        format!("document.querySelector('[data-pptx]').dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}', bubbles: true}})); true")
-    };
-    eval(&page, &key("ArrowRight")).await;
+    let deck = "document.querySelector('[data-pptx]')";
+    run(&page, &key_on(deck, "ArrowRight")).await;
     assert_eq!(eval(&page, current).await, "2");
-    eval(&page, &key("PageDown")).await;
+    run(&page, &key_on(deck, "PageDown")).await;
     assert_eq!(eval(&page, current).await, "3");
-    eval(&page, &key("End")).await;
+    run(&page, &key_on(deck, "End")).await;
     assert_eq!(eval(&page, current).await, "300");
-    eval(&page, &key("Home")).await;
+    run(&page, &key_on(deck, "Home")).await;
     assert_eq!(eval(&page, current).await, "1");
-    eval(
-        &page,
-        "document.querySelector('[data-pptx-action=next]').click(); true",
-    )
-    .await;
+    click(&page, "document.querySelector('[data-pptx-action=next]')").await;
     assert_eq!(eval(&page, current).await, "2");
     // The notes toggle shows the speaker notes of the current slide.
-    eval(
-        &page,
-        "document.querySelector('[data-pptx-action=notes]').click(); true",
-    )
-    .await;
+    click(&page, "document.querySelector('[data-pptx-action=notes]')").await;
     assert_eq!(
         eval(
             &page,
@@ -153,5 +159,195 @@ async fn the_slides_viewer_navigates_lazily() {
     wait_for(&deep, "document.querySelector('.pptx-current') && document.querySelector('.pptx-current').textContent === '12'").await;
     let visible = eval(&deep, "(function(){ var s = document.getElementById('slide-12'); return !!s && s.getBoundingClientRect().width > 0; })()").await;
     assert_eq!(visible, true);
+    browser.close().await;
+}
+
+/// Runs a statement in the page (a click, a key), its value ignored.
+async fn run(page: &Page, statement: &str) {
+    eval(page, &format!("{statement}; true")).await;
+}
+
+/// Clicks the element `element` evaluates to.
+async fn click(page: &Page, element: &str) {
+    run(page, &format!("{element}.click()")).await;
+}
+
+/// A statement that dispatches a keydown of `key` on the element `target` evaluates to.
+fn key_on(target: &str, key: &str) -> String {
+    format!("{target}.dispatchEvent(new KeyboardEvent('keydown', {{key: '{key}', bubbles: true}}))")
+}
+
+/// Run in each new document before the page's scripts: records the first moment a deck is
+/// set up (`.pptx-js`), with what had been parsed by then, and any CSP violation.
+const EARLY_PROBE: &str = r#"(function () {
+  window.__csp = [];
+  document.addEventListener("securitypolicyviolation", function (e) {
+    window.__csp.push(e.violatedDirective + " " + e.blockedURI);
+  });
+  window.__early = {};
+  new MutationObserver(function () {
+    document.querySelectorAll("[data-pptx].pptx-js").forEach(function (root) {
+      var key = root.getAttribute("data-id-prefix") || "-";
+      if (window.__early[key]) return;
+      var cur = root.querySelector(".pptx-slide.is-current");
+      window.__early[key] = {
+        loading: document.readyState === "loading",
+        sections: document.querySelectorAll(".pptx-slide").length,
+        decks: document.querySelectorAll("[data-pptx]").length,
+        current: cur ? cur.id : null,
+        counter: root.querySelector(".pptx-current").textContent,
+        thumb: !!root.querySelector('.pptx-thumb.is-current[data-slide="1"] .pptx-thumb-view > .pptx-stage')
+      };
+    });
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+})();"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_viewer_is_set_up_on_slide_1_before_later_slides_are_parsed() {
+    // The bug: pptx.js was deferred, so the viewer took over only after all 300 slides of
+    // the page were parsed, and readiness grew with the deck's length.
+    let (_server, url) = serve_bench_deck("deck-300s.pptx").await;
+    let browser = TestBrowser::launch().await;
+    let page = browser.open_with_init_script(&url, EARLY_PROBE).await;
+    let early = eval(&page, "window.__early['-']").await;
+    // Set up while the page was still being parsed, with slide 1 the only slide parsed,
+    // shown, counted and marked in the rail.
+    assert_eq!(early["loading"], true, "{early}");
+    assert_eq!(early["sections"], 1, "{early}");
+    assert_eq!(early["current"], "slide-1", "{early}");
+    assert_eq!(early["counter"], "1", "{early}");
+    assert_eq!(early["thumb"], true, "{early}");
+    // Once parsed, the rest is completed: thumbnails near the top are filled lazily, the
+    // last one is not.
+    wait_for(&page, "document.querySelector('.pptx-thumb[data-slide=\"2\"] .pptx-thumb-view > .pptx-stage') !== null").await;
+    assert_eq!(
+        eval(&page, "document.querySelector('.pptx-thumb[data-slide=\"300\"] .pptx-thumb-view').childElementCount").await,
+        0
+    );
+    let current = "document.querySelector('.pptx-current').textContent";
+    let prev_disabled = "document.querySelector('[data-pptx-action=prev]').disabled";
+    let next_disabled = "document.querySelector('[data-pptx-action=next]').disabled";
+    assert_eq!(eval(&page, prev_disabled).await, true);
+    assert_eq!(eval(&page, next_disabled).await, false);
+    // Buttons, keys on the page (one deck: no focus needed), the rail and #slide-N links.
+    click(&page, "document.querySelector('[data-pptx-action=next]')").await;
+    assert_eq!(eval(&page, current).await, "2");
+    run(&page, &key_on("document.body", "ArrowRight")).await;
+    assert_eq!(eval(&page, current).await, "3");
+    click(
+        &page,
+        "document.querySelector('.pptx-thumb[data-slide=\"40\"]')",
+    )
+    .await;
+    assert_eq!(eval(&page, current).await, "40");
+    assert_eq!(
+        eval(&page, "window.location.hash").await,
+        "#slide-40",
+        "a rail click updates the link"
+    );
+    eval(&page, "window.location.hash = '#slide-7'; true").await;
+    wait_for(&page, &format!("{current} === '7'")).await;
+    let shown = "(function(){ var s = document.querySelector('.pptx-slide.is-current > .pptx-stage'); return s ? s.closest('.pptx-slide').id + ' ' + (s.getBoundingClientRect().width > 0) : null; })()";
+    assert_eq!(eval(&page, shown).await, "slide-7 true");
+    run(&page, &key_on("document.body", "End")).await;
+    assert_eq!(eval(&page, current).await, "300");
+    assert_eq!(eval(&page, next_disabled).await, true);
+    assert_eq!(eval(&page, shown).await, "slide-300 true");
+    // The script loaded under the shell's CSP without any violation.
+    assert_eq!(eval(&page, "window.__csp").await, serde_json::json!([]));
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_decks_on_one_page_are_set_up_early_and_kept_apart() {
+    // Each deck carries the viewer script after its first slide, as a standalone page does.
+    let bytes = std::fs::read(format!("{BENCH}/deck-80s.pptx")).unwrap();
+    let deck = parse_pptx(&bytes, &OfficeLimits::default()).unwrap();
+    let render = |prefix: &str| {
+        render_html(
+            &deck,
+            &RenderOptions {
+                id_prefix: prefix.into(),
+                script: ViewerScript::Inline,
+                ..RenderOptions::default()
+            },
+        )
+    };
+    let page_html = format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><style>{STYLESHEET}{VIEWER_CSS}.pptx.pptx-js{{height:420px}}</style></head><body>{}{}</body></html>",
+        render("a-"),
+        render("b-")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("decks.html");
+    std::fs::write(&file, page_html).unwrap();
+    let url = format!("file://{}#b-slide-3", file.display());
+    let browser = TestBrowser::launch().await;
+    let page = browser.open_with_init_script(&url, EARLY_PROBE).await;
+    // Deck a was set up right after its first slide, before deck b existed; deck b, asked
+    // for its slide 3 by the link, once that slide was parsed.
+    let early = eval(&page, "window.__early").await;
+    assert_eq!(early["a-"]["loading"], true, "{early}");
+    assert_eq!(early["a-"]["sections"], 1, "{early}");
+    assert_eq!(early["a-"]["decks"], 1, "{early}");
+    assert_eq!(early["a-"]["current"], "a-slide-1", "{early}");
+    wait_for(
+        &page,
+        "document.querySelector('#b-slide-3.is-current') !== null",
+    )
+    .await;
+    let counters = "Array.from(document.querySelectorAll('.pptx-current')).map(function (c) { return c.textContent; }).join(',')";
+    assert_eq!(eval(&page, counters).await, "1,3");
+    // Keys aimed at deck b move deck b only; buttons of deck a move deck a only.
+    run(
+        &page,
+        &key_on("document.querySelectorAll('[data-pptx]')[1]", "ArrowRight"),
+    )
+    .await;
+    assert_eq!(eval(&page, counters).await, "1,4");
+    click(&page, "document.querySelector('[data-pptx-action=next]')").await;
+    assert_eq!(eval(&page, counters).await, "2,4");
+    // With two decks, a key pressed on the page itself belongs to neither.
+    run(&page, &key_on("document.body", "ArrowRight")).await;
+    assert_eq!(eval(&page, counters).await, "2,4");
+    // Each deck's notes toggle is its own.
+    click(
+        &page,
+        "document.querySelectorAll('[data-pptx-action=notes]')[1]",
+    )
+    .await;
+    assert_eq!(
+        eval(&page, "Array.from(document.querySelectorAll('[data-pptx]')).map(function (d) { return d.classList.contains('pptx-show-notes'); }).join(',')").await,
+        "false,true"
+    );
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn calibri_text_is_laid_out_with_the_line_metrics_office_uses() {
+    // Chromium lays Calibri and Carlito out with their hhea metrics (ascent + descent =
+    // 1.0 em); Office uses the Windows ones (0.952 + 0.269 em), which put each baseline
+    // ≈ 0.1 em lower in the line. The stylesheet's `pptx-calibri` face carries the latter.
+    let (_server, url) = serve_bench_deck("deck-80s.pptx").await;
+    let browser = TestBrowser::launch().await;
+    let page = browser.open_with_init_script(&url, EARLY_PROBE).await;
+    wait_for(&page, "document.fonts.status === 'loaded'").await;
+    let ratio = "(function () { var s = document.querySelector('#slide-1 .pptx-p span'); var r = s.getBoundingClientRect(); return Math.round(1000 * r.height / parseFloat(getComputedStyle(s).fontSize)); })()";
+    let ratio = eval(&page, ratio).await.as_i64().unwrap();
+    assert!(
+        (1205..=1235).contains(&ratio),
+        "content height {ratio}/1000 em"
+    );
+    let family = eval(
+        &page,
+        "getComputedStyle(document.querySelector('#slide-1 .pptx-p span')).fontFamily",
+    )
+    .await;
+    assert!(
+        family.as_str().unwrap().starts_with("pptx-calibri"),
+        "{family}"
+    );
+    // Local fonts are not blocked by the shell's CSP.
+    assert_eq!(eval(&page, "window.__csp").await, serde_json::json!([]));
     browser.close().await;
 }

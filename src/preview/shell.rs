@@ -74,7 +74,7 @@ pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> St
             escape(&options.static_prefix)
         ),
         FileKind::Pptx => format!(
-            "<link rel=\"stylesheet\" href=\"{p}pptx.css\"><link rel=\"stylesheet\" href=\"{p}pptx-viewer.css\"><script src=\"{p}pptx.js\" defer></script>",
+            "<link rel=\"stylesheet\" href=\"{p}pptx.css\"><link rel=\"stylesheet\" href=\"{p}pptx-viewer.css\">",
             p = escape(&options.static_prefix)
         ),
         _ => String::new(),
@@ -110,7 +110,7 @@ fn panel(snapshot: &Snapshot, view: View, selected: bool, options: &ShellOptions
         View::Source => source_panel(snapshot, options).to_string(),
         View::Image => image_panel(snapshot),
         View::Document => document_panel(snapshot).to_string(),
-        View::Slides => slides_panel(snapshot).to_string(),
+        View::Slides => slides_panel(snapshot, options).to_string(),
         View::Info => info_panel(snapshot),
     }
 }
@@ -253,7 +253,11 @@ fn document_panel(snapshot: &Snapshot) -> Arc<str> {
         .clone()
 }
 
-fn slides_panel(snapshot: &Snapshot) -> Arc<str> {
+/// The deck with its viewer. `pptx.js` is not in the head: the renderer places it right
+/// after slide 1, so the viewer takes over slide 1 before the later slides are parsed. It
+/// is loaded by URL because the shell's CSP allows only `'self'` scripts. The panel is
+/// cached with the first caller's static prefix, which is the same for every view URL.
+fn slides_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
     snapshot
         .rendered
         .office
@@ -280,6 +284,10 @@ fn slides_panel(snapshot: &Snapshot) -> Arc<str> {
                     chrome: true,
                     notes: true,
                     standalone: false,
+                    script: crate::office::pptx::ViewerScript::Src(format!(
+                        "{}pptx.js",
+                        options.static_prefix
+                    )),
                     ..crate::office::pptx::RenderOptions::default()
                 },
             ));

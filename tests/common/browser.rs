@@ -83,6 +83,23 @@ impl TestBrowser {
         page
     }
 
+    /// Opens `url` in a new tab with `script` run in every new document before any of the
+    /// page's own scripts (to watch what happens while the page is parsed), and waits for
+    /// it to load.
+    pub async fn open_with_init_script(&self, url: &str, script: &str) -> Page {
+        let page = self
+            .browser
+            .new_page("about:blank")
+            .await
+            .expect("open tab");
+        page.evaluate_on_new_document(script)
+            .await
+            .expect("add the init script");
+        page.goto(url).await.expect("navigate");
+        page.wait_for_navigation().await.expect("page loads");
+        page
+    }
+
     /// Closes the browser and waits for the process to end.
     pub async fn close(mut self) {
         let _ = self.browser.close().await;

@@ -4,23 +4,46 @@
 // materialised only when shown (or about to be); thumbnails are filled as they scroll
 // into view. All state lives in a closure per deck, so any number of decks can share a
 // page. No inline handlers: the page's CSP allows only this file.
+//
+// The renderer places this script, neither deferred nor async, right after a deck's first
+// slide. It then runs while the rest of the page is still being parsed and sets that deck
+// up on slide 1 at once, however many slides follow; what needs the whole deck (later
+// slides, lazy thumbnails, #slide-N links to later slides) is completed on
+// DOMContentLoaded. Loaded anywhere else, it sets every deck up when the page is parsed.
 (function () {
   "use strict";
 
+  // Sets a deck up. While the page is still being parsed (the script sits right after the
+  // deck's first slide) only what is already there is used: slide 1, the toolbar and the
+  // rail. finish() then completes the set-up once the page is parsed.
   function setup(root) {
     if (root.hasAttribute("data-pptx-ready")) return;
+    var partial = document.readyState === "loading";
+    // A #slide-N link to a later slide of this deck waits for that slide to be parsed:
+    // until then the slides stack as without script, slide 1 on top.
+    if (partial && hashSlide(root) > 1) {
+      document.addEventListener("DOMContentLoaded", function () { setup(root); });
+      return;
+    }
     root.setAttribute("data-pptx-ready", "");
-    var slides = Array.prototype.filter.call(root.querySelectorAll(".pptx-slide"), function (s) {
-      return s.closest("[data-pptx]") === root;
-    });
+    var slides = [];
+    function collect() {
+      slides = Array.prototype.filter.call(root.querySelectorAll(".pptx-slide"), function (s) {
+        return s.closest("[data-pptx]") === root;
+      });
+      // While parsing, the last slide found may not be complete yet: leave it out.
+      if (partial && slides.length > 1) slides.pop();
+    }
+    collect();
     if (!slides.length) return;
     root.classList.add("pptx-js");
+    // The rail and the toolbar come before the slides, so they are complete already.
     var thumbs = Array.prototype.slice.call(root.querySelectorAll(".pptx-thumb"));
     var counter = root.querySelector(".pptx-current");
     var prevBtn = root.querySelector('[data-pptx-action="prev"]');
     var nextBtn = root.querySelector('[data-pptx-action="next"]');
     var notesBtn = root.querySelector('[data-pptx-action="notes"]');
-    var prefix = root.getAttribute("data-id-prefix") || "";
+    var total = parseInt(root.getAttribute("data-count"), 10) || slides.length;
     var current = -1;
 
     function template(i) {
@@ -70,6 +93,7 @@
 
     function show(i, opts) {
       opts = opts || {};
+      if (partial && i > slides.length - 1) collect();
       if (i < 0) i = 0;
       if (i > slides.length - 1) i = slides.length - 1;
       if (i === current) return;
@@ -92,7 +116,7 @@
       }
       if (counter) counter.textContent = String(i + 1);
       if (prevBtn) prevBtn.disabled = i === 0;
-      if (nextBtn) nextBtn.disabled = i === slides.length - 1;
+      if (nextBtn) nextBtn.disabled = i >= (partial ? total : slides.length) - 1;
       if (opts.hash && window.history && window.history.replaceState) {
         window.history.replaceState(null, "", "#" + slides[i].id);
       }
@@ -127,10 +151,7 @@
     }
 
     function fromHash() {
-      var h = window.location.hash.slice(1);
-      try { h = decodeURIComponent(h); } catch (err) { return false; }
-      if (h.indexOf(prefix + "slide-") !== 0) return false;
-      var n = parseInt(h.slice(prefix.length + 6), 10);
+      var n = hashSlide(root);
       if (!(n >= 1 && n <= slides.length)) return false;
       show(n - 1, {});
       return true;
@@ -166,21 +187,50 @@
       onKey(e);
     });
 
-    if ("IntersectionObserver" in window) {
-      var io = new IntersectionObserver(function (entries) {
-        entries.forEach(function (en) {
-          if (en.isIntersecting) {
-            fillThumb(en.target);
-            io.unobserve(en.target);
-          }
-        });
-      }, { root: root.querySelector(".pptx-rail"), rootMargin: "200px" });
-      thumbs.forEach(function (th) { io.observe(th); });
-    } else {
-      idle(function () { thumbs.forEach(fillThumb); });
+    // What needs the whole deck: every slide, lazy thumbnails and links to later slides.
+    function finish() {
+      partial = false;
+      collect();
+      if (nextBtn) nextBtn.disabled = current === slides.length - 1;
+      window.addEventListener("hashchange", fromHash);
+      if ("IntersectionObserver" in window) {
+        var io = new IntersectionObserver(function (entries) {
+          entries.forEach(function (en) {
+            if (en.isIntersecting) {
+              fillThumb(en.target);
+              io.unobserve(en.target);
+            }
+          });
+        }, { root: root.querySelector(".pptx-rail"), rootMargin: "200px" });
+        thumbs.forEach(function (th) { io.observe(th); });
+      } else {
+        idle(function () { thumbs.forEach(fillThumb); });
+      }
+      if (!fromHash() && current < 0) show(0, {});
+      // Have the neighbours ready before they are asked for (they were not parsed yet
+      // when slide 1 was shown).
+      idle(function () {
+        materialise(current + 1);
+        materialise(current - 1);
+      });
     }
 
-    if (!fromHash()) show(0, {});
+    if (partial) {
+      show(0, {});
+      document.addEventListener("DOMContentLoaded", finish);
+    } else {
+      finish();
+    }
+  }
+
+  // The slide number a #slide-N fragment names in this deck (0 when it names none).
+  function hashSlide(root) {
+    var h = window.location.hash.slice(1);
+    try { h = decodeURIComponent(h); } catch (err) { return 0; }
+    var prefix = root.getAttribute("data-id-prefix") || "";
+    if (h.indexOf(prefix + "slide-") !== 0) return 0;
+    var rest = h.slice(prefix.length + 6);
+    return /^[0-9]+$/.test(rest) ? parseInt(rest, 10) : 0;
   }
 
   function init() {
@@ -188,7 +238,7 @@
   }
 
   // Decks inserted later (a viewer shell switching views) are set up too. The observer
-  // starts only once the page is parsed, so no deck is set up half-read.
+  // starts only once the page is parsed, so no deck is set up half-read by it.
   function start() {
     init();
     if (!("MutationObserver" in window)) return;
@@ -206,6 +256,13 @@
     }).observe(document.documentElement, { childList: true, subtree: true });
   }
 
+  // Run right after a deck's first slide: set that deck up now.
+  var here = document.currentScript;
+  var deck = document.readyState === "loading" && here ? here.closest("[data-pptx]") : null;
+  if (deck) setup(deck);
+  // The script may be on a page once per deck; only its first run watches the page.
+  if (document.documentElement.hasAttribute("data-pptx-watch")) return;
+  document.documentElement.setAttribute("data-pptx-watch", "");
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

@@ -5,7 +5,10 @@ use crate::office::xml::Element;
 use crate::office::Ns;
 
 use super::color::{number, ColorCtx};
-use super::model::{Chart, ChartSeries};
+use super::model::{Chart, ChartLegend, ChartSeries, ValueAxis};
+
+/// Office's chart text size when a chart sets none.
+const DEFAULT_TEXT_SIZE: f64 = 10.0;
 
 /// Most series and points kept per chart.
 const MAX_SERIES: usize = 64;
@@ -75,6 +78,47 @@ pub(super) fn chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
             None => None,
         }
     });
+    // Text sizes: an element's own `c:txPr` wins over the chart's.
+    let chart_size = text_size(root).unwrap_or(DEFAULT_TEXT_SIZE);
+    let size_of = |el: Option<Element<'_>>| el.and_then(text_size).unwrap_or(chart_size);
+    let legend = chart.and_then(|c| c.child(Ns::C, "legend")).map(|l| {
+        let position = l
+            .child(Ns::C, "legendPos")
+            .and_then(|p| p.attr(Ns::None, "val"))
+            .filter(|v| matches!(*v, "b" | "t" | "l" | "r" | "tr"))
+            .unwrap_or("r")
+            .to_owned();
+        ChartLegend {
+            position,
+            size: size_of(Some(l)),
+        }
+    });
+    let axes: Vec<Element<'_>> = plot
+        .into_iter()
+        .flat_map(|p| p.elements())
+        .filter(|e| e.ns() == Ns::C && e.name().ends_with("Ax") && !is_deleted(*e))
+        .collect();
+    // The value axis that measures the values: a scatter chart has two, the vertical one
+    // (`axPos` l or r) is it.
+    let value_axes: Vec<Element<'_>> = axes
+        .iter()
+        .copied()
+        .filter(|a| a.name() == "valAx")
+        .collect();
+    let value_axis = value_axes
+        .iter()
+        .copied()
+        .find(|a| matches!(child_val(*a, "axPos"), Some("l" | "r")))
+        .or_else(|| value_axes.first().copied())
+        .map(|a| ValueAxis {
+            gridlines: a.child(Ns::C, "majorGridlines").is_some(),
+            labels: child_val(a, "tickLblPos") != Some("none"),
+            size: size_of(Some(a)),
+        });
+    let category_axis = axes
+        .iter()
+        .copied()
+        .find(|a| matches!(a.name(), "catAx" | "dateAx"));
     Chart {
         part: None,
         title,
@@ -84,7 +128,37 @@ pub(super) fn chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
         palette: (1..=6)
             .filter_map(|i| colors.scheme_color(&format!("accent{i}")))
             .collect(),
+        legend,
+        value_axis,
+        label_size: size_of(category_axis),
     }
+}
+
+/// `c:{name}/@val` of an element.
+fn child_val<'a>(el: Element<'a>, name: &str) -> Option<&'a str> {
+    el.child(Ns::C, name).and_then(|c| c.attr(Ns::None, "val"))
+}
+
+/// An axis with `c:delete val="1"` is not shown.
+fn is_deleted(axis: Element<'_>) -> bool {
+    matches!(child_val(axis, "delete"), Some("1" | "true"))
+}
+
+/// The default run size of an element's `c:txPr` (`a:defRPr/@sz` of its first paragraph),
+/// in points.
+fn text_size(el: Element<'_>) -> Option<f64> {
+    let sz = el
+        .child(Ns::C, "txPr")?
+        .children_named(Ns::A, "p")
+        .next()?
+        .child(Ns::A, "pPr")?
+        .child(Ns::A, "defRPr")?
+        .attr(Ns::None, "sz")?;
+    let hundredths = sz.trim().parse::<f64>().ok()?;
+    // ST_TextFontSize: 1 to 4000 pt.
+    (100.0..=400_000.0)
+        .contains(&hundredths)
+        .then_some(hundredths / 100.0)
 }
 
 /// `barChart` with `barDir="col"` is a column chart; the rest are named by element.

@@ -29,4 +29,6 @@ mod text;
 mod theme;
 
 pub use parse::{parse_package, parse_pptx};
-pub use render::{render_html, render_slide, RenderOptions, STYLESHEET, VIEWER_CSS, VIEWER_JS};
+pub use render::{
+    render_html, render_slide, RenderOptions, ViewerScript, STYLESHEET, VIEWER_CSS, VIEWER_JS,
+};

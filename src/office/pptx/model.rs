@@ -724,6 +724,54 @@ pub struct Chart {
     pub categories: Vec<String>,
     /// The theme's accent colours, for slices of a pie.
     pub palette: Vec<Color>,
+    /// The legend, when the chart has one (`c:legend`; without it there is none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legend: Option<ChartLegend>,
+    /// The value axis, when the chart has one that is not deleted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_axis: Option<ValueAxis>,
+    /// Size in points of the category labels (the category axis's `c:txPr`, else the
+    /// chart's, else 10 pt, Office's default chart text size).
+    pub label_size: f64,
+}
+
+impl Chart {
+    /// A chart with no content (its part is missing): drawn as a labelled placeholder.
+    pub fn empty() -> Chart {
+        Chart {
+            part: None,
+            title: None,
+            chart_types: Vec::new(),
+            series: Vec::new(),
+            categories: Vec::new(),
+            palette: Vec::new(),
+            legend: None,
+            value_axis: None,
+            label_size: 10.0,
+        }
+    }
+}
+
+/// Where a chart's legend sits and how large its text is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChartLegend {
+    /// `c:legendPos`: `r` (the default), `l`, `t`, `b` or `tr`.
+    pub position: String,
+    /// Text size in points.
+    pub size: f64,
+}
+
+/// A chart's value axis.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValueAxis {
+    /// `c:majorGridlines` is present.
+    pub gridlines: bool,
+    /// Tick labels are shown (`c:tickLblPos` is not `none`).
+    pub labels: bool,
+    /// Label size in points.
+    pub size: f64,
 }
 
 /// One data series of a chart.

@@ -1293,14 +1293,7 @@ impl Parser<'_, '_> {
             };
             let mut ch = match &doc {
                 Some(d) => chart(d.root(), &env.colors),
-                None => super::model::Chart {
-                    part: None,
-                    title: None,
-                    chart_types: Vec::new(),
-                    series: Vec::new(),
-                    categories: Vec::new(),
-                    palette: Vec::new(),
-                },
+                None => super::model::Chart::empty(),
             };
             if doc.is_none() {
                 self.warn(format!("The chart \"{}\" is missing", printable(name)));

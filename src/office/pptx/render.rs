@@ -55,8 +55,23 @@ pub struct RenderOptions {
     pub notes: bool,
     /// Wrap the deck in a complete HTML document with both stylesheets.
     pub standalone: bool,
-    /// In a standalone page, load the viewer script from this URL; `None` inlines it.
-    pub script_src: Option<String>,
+    /// Whether and how the deck carries the viewer script.
+    pub script: ViewerScript,
+}
+
+/// Where the viewer script comes from. Whichever it is, the `<script>` element is placed
+/// right after the first slide (after the deck's end when it has none), and it is neither
+/// deferred nor async: the browser runs it as soon as slide 1 is parsed, so the viewer is
+/// set up on slide 1 without waiting for the rest of the document, however long the deck
+/// (`pptx.js` completes the set-up of later slides and thumbnails on `DOMContentLoaded`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewerScript {
+    /// No script: the host page loads `pptx.js` itself (or shows the slides stacked).
+    None,
+    /// The script's text inline (a standalone page opened without a server).
+    Inline,
+    /// `<script src="…">` with this URL (a page whose CSP allows only `'self'` scripts).
+    Src(String),
 }
 
 impl Default for RenderOptions {
@@ -69,7 +84,7 @@ impl Default for RenderOptions {
             chrome: true,
             notes: true,
             standalone: false,
-            script_src: None,
+            script: ViewerScript::None,
         }
     }
 }
@@ -89,19 +104,6 @@ pub fn render_html(pres: &Presentation, opts: &RenderOptions) -> String {
         r.out.push_str(VIEWER_CSS);
         r.out
             .push_str("html,body{height:100%;margin:0}body{display:flex}</style>");
-        match &opts.script_src {
-            Some(src) => {
-                r.out.push_str("<script defer src=\"");
-                escape_into(&mut r.out, src);
-                r.out.push_str("\"></script>");
-            }
-            None => {
-                r.out.push_str("<script>");
-                // A script body cannot contain `</script`; ours does not.
-                r.out.push_str(VIEWER_JS);
-                r.out.push_str("</script>");
-            }
-        }
         r.out.push_str("</head><body>");
     }
     r.deck();
@@ -190,7 +192,14 @@ fn font_stack(name: &str) -> String {
         }
         _ => ("'Liberation Sans',Arial,", "sans-serif"),
     };
-    format!("'{f}',{subst}{generic}")
+    // Calibri first as the stylesheet's `pptx-calibri` face: the local Calibri or Carlito
+    // with the line metrics Office uses (see render.css).
+    let office = if lower == "calibri" {
+        "'pptx-calibri',"
+    } else {
+        ""
+    };
+    format!("{office}'{f}',{subst}{generic}")
 }
 
 fn css_color(c: &Color) -> String {
@@ -322,8 +331,33 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 self.out.push_str("</aside>");
             }
             self.out.push_str("</section>");
+            if i == 0 {
+                self.viewer_script();
+            }
         }
-        self.out.push_str("</div></div>");
+        self.out.push_str("</div>");
+        if count == 0 {
+            self.viewer_script();
+        }
+        self.out.push_str("</div>");
+    }
+
+    /// The viewer script's element (see [`ViewerScript`] for why it sits after slide 1).
+    fn viewer_script(&mut self) {
+        match &self.opts.script {
+            ViewerScript::None => {}
+            ViewerScript::Inline => {
+                self.out.push_str("<script>");
+                // A script body cannot contain `</script`; ours does not (a test checks).
+                self.out.push_str(VIEWER_JS);
+                self.out.push_str("</script>");
+            }
+            ViewerScript::Src(src) => {
+                self.out.push_str("<script src=\"");
+                escape_into(&mut self.out, src);
+                self.out.push_str("\"></script>");
+            }
+        }
     }
 
     fn toolbar(&mut self, count: usize) {
@@ -863,9 +897,19 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 len(p.indent as f64 / EMU_PER_POINT)
             );
         }
+        // Space before and after in percent is a percentage of the text size, the largest
+        // on the line (ECMA-376 21.1.2.2.11 spcPct: "spcPct 200000 … is 200 % of the size
+        // of the largest text on each line"), so 20 % at 32 pt is 6.4 pt. Line spacing in
+        // percent is different: 100 % is single spacing, one line of 1.2 × the size.
+        let largest = p
+            .runs
+            .iter()
+            .filter(|r| r.kind != RunKind::Break)
+            .map(|r| r.size)
+            .fold(first_size, f64::max);
         let spacing = |s: &Spacing| match *s {
             Spacing::Points(v) => v,
-            Spacing::Percent(pc) => first_size * 1.2 * pc / 100.0,
+            Spacing::Percent(pc) => largest * pc / 100.0,
         };
         // PowerPoint adds no space above a frame's first paragraph.
         let before = if first { 0.0 } else { spacing(&p.space_before) };
@@ -1098,7 +1142,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
         self.out.push_str("</div>");
     }
 
-    /// A plain drawing of column, bar, line, area and pie charts from cached values.
+    /// A plain drawing of column, bar, line, area and pie charts from cached values, with
+    /// the value axis (labels, gridlines), the category labels and the legend where the
+    /// chart has them, their text at the chart's own sizes.
     fn chart_svg(&mut self, c: &Chart, kind: &str, w: f64, h: f64) -> bool {
         let points = c.series.iter().map(|s| s.values.len()).max().unwrap_or(0);
         if points == 0 || w < 10.0 || h < 10.0 {
@@ -1109,9 +1155,8 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 .iter()
                 .flat_map(|s| s.values.iter().flatten().copied())
         };
-        let max = values().fold(0.0_f64, f64::max);
-        let min = values().fold(0.0_f64, f64::min);
-        let span = (max - min).max(1e-9);
+        let pie = matches!(kind, "pie" | "doughnut");
+        let horizontal = kind == "bar";
         let color = |i: usize| {
             c.series
                 .get(i)
@@ -1125,39 +1170,117 @@ impl<'d, 'o> Renderer<'d, 'o> {
             n(w),
             n(h)
         );
-        // Layout: a legend row at the bottom when there is more than one thing to tell
-        // apart, category labels under (or, for bars, beside) the plot.
-        let pie = matches!(kind, "pie" | "doughnut");
-        let legend: Vec<(&str, Color)> = if pie {
-            c.categories
+
+        // The legend (only when the chart has one): a column at the side or a row above or
+        // below, as `legendPos` says; a pie's legend names its slices.
+        let legend: Vec<(&str, Color)> = match &c.legend {
+            None => Vec::new(),
+            Some(_) if pie => c
+                .categories
                 .iter()
                 .enumerate()
                 .map(|(i, name)| {
                     let col = c.palette.get(i % c.palette.len().max(1)).copied();
                     (name.as_str(), col.unwrap_or(Color::rgb(0x4472C4)))
                 })
-                .collect()
-        } else if c.series.len() > 1 {
-            c.series
+                .collect(),
+            Some(_) => c
+                .series
                 .iter()
                 .enumerate()
                 .map(|(i, s)| (s.name.as_deref().unwrap_or(""), color(i)))
-                .collect()
-        } else {
-            Vec::new()
+                .collect(),
         };
-        let legend_h = if legend.is_empty() { 0.0 } else { 16.0 };
+        let mut legend: Vec<(&str, Color)> = legend.into_iter().take(24).collect();
+        let ls = c.legend.as_ref().map_or(DEFAULT_CHART_TEXT, |l| l.size);
+        let pos = c.legend.as_ref().map_or("r", |l| l.position.as_str());
+        let key = ls * 0.6;
+        let row_h = ls * 1.4;
+        let item_w = |name: &str| key + ls * 0.3 + text_width(name, ls) + ls * 0.8;
+        let side = !legend.is_empty() && matches!(pos, "r" | "l" | "tr");
+        let legend_w = if side {
+            legend
+                .iter()
+                .map(|(name, _)| item_w(name))
+                .fold(0.0, f64::max)
+                .min(w * 0.4)
+        } else {
+            0.0
+        };
+        let legend_h = if legend.is_empty() || side {
+            0.0
+        } else {
+            row_h + ls * 0.3
+        };
+        // A bar chart stacks its series bottom-up; a legend column lists them in the same
+        // order as drawn, top-down.
+        if side && horizontal {
+            legend.reverse();
+        }
+        // The box the plot and its axis labels share.
+        let bx = if side && pos == "l" { legend_w } else { 0.0 };
+        let by = if pos == "t" { legend_h } else { 0.0 };
+        let (bw, bh) = (w - legend_w, h - legend_h);
+
+        // Axis labels: values beside (or, for bars, under) the plot, categories under (or,
+        // for bars, beside) it.
+        let axis = c.value_axis.as_ref().filter(|_| !pie);
+        let vs = axis.map_or(DEFAULT_CHART_TEXT, |a| a.size);
+        let value_labels = axis.is_some_and(|a| a.labels);
+        let cs = c.label_size;
         let labels = !pie && !c.categories.is_empty();
-        let label_h = if labels && kind != "bar" { 14.0 } else { 0.0 };
-        let px = if labels && kind == "bar" {
-            (w * 0.2).min(96.0)
+        let category_w = if labels && horizontal {
+            (c.categories
+                .iter()
+                .map(|l| text_width(l, cs))
+                .fold(0.0, f64::max)
+                + cs * 0.5)
+                .min(bw * 0.3)
         } else {
-            w * 0.06
+            0.0
         };
-        let py = 6.0;
-        let pw = (w - px - 8.0).max(1.0);
-        let ph = (h - py - label_h - legend_h - 4.0).max(1.0);
+        let margin = (bw.min(bh) * 0.04).max(4.0);
+        let bottom = if horizontal {
+            if value_labels {
+                vs * 1.4
+            } else {
+                0.0
+            }
+        } else if labels {
+            cs * 1.4
+        } else {
+            0.0
+        };
+        let py = by + margin;
+        let ph = (by + bh - py - bottom - margin * 0.5).max(1.0);
+        // The scale: about one interval per two label heights up the value axis (one and a
+        // half across it, for bars), as Office spaces its automatic major units.
+        let length = if horizontal {
+            (bw - category_w - 2.0 * margin) / (vs * 1.5)
+        } else {
+            ph / (vs * 2.0)
+        };
+        let scale = AxisScale::new(
+            values().fold(0.0_f64, f64::min),
+            values().fold(0.0_f64, f64::max),
+            length.floor().clamp(2.0, 10.0),
+        );
+        let (min, span) = (scale.min, (scale.max - scale.min).max(1e-9));
+        let ticks = scale.ticks();
+        let value_w = if value_labels {
+            ticks
+                .iter()
+                .map(|t| text_width(&general_number(*t), vs))
+                .fold(0.0, f64::max)
+                + vs * 0.5
+        } else {
+            0.0
+        };
+        let left = if horizontal { category_w } else { value_w };
+        let px = bx + left.max(margin);
+        let pw = (bx + bw - px - margin).max(1.0);
         let y_of = |v: f64| py + ph - (v - min) / span * ph;
+        let x_of = |v: f64| px + (v - min) / span * pw;
         match kind {
             "pie" | "doughnut" => {
                 let s = &c.series[0];
@@ -1166,7 +1289,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
                     self.out.push_str("</svg>");
                     return false;
                 }
-                let (cx, cy, r) = (w / 2.0, (h - legend_h) / 2.0, w.min(h - legend_h) * 0.42);
+                let (cx, cy, r) = (bx + bw / 2.0, by + bh / 2.0, bw.min(bh) * 0.42);
                 let mut a = -90.0_f64;
                 for (i, v) in s.values.iter().enumerate() {
                     let v = v.unwrap_or(0.0).abs();
@@ -1218,6 +1341,31 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 }
             }
             "column" | "bar" | "line" | "area" | "scatter" | "radar" => {
+                // Gridlines and value labels first, so the data is drawn over them.
+                if let Some(a) = axis {
+                    for t in &ticks {
+                        let (x, y) = (x_of(*t), y_of(*t));
+                        if a.gridlines {
+                            let d = if horizontal {
+                                format!("M{} {}V{}", n(x), n(py), n(py + ph))
+                            } else {
+                                format!("M{} {}H{}", n(px), n(y), n(px + pw))
+                            };
+                            let _ = write!(
+                                self.out,
+                                "<path d=\"{d}\" fill=\"none\" stroke=\"#D9D9D9\" stroke-width=\"0.75\"/>"
+                            );
+                        }
+                        if a.labels {
+                            let (lx, ly, anchor) = if horizontal {
+                                (x, py + ph + vs * 1.1, "middle")
+                            } else {
+                                (px - vs * 0.3, y + vs * 0.35, "end")
+                            };
+                            self.chart_text(lx, ly, vs, anchor, &general_number(*t));
+                        }
+                    }
+                }
                 // Axes.
                 let _ = write!(
                     self.out,
@@ -1229,7 +1377,6 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 );
                 let ns = c.series.len().max(1) as f64;
                 let slot = pw / points as f64;
-                let horizontal = kind == "bar";
                 for (si, s) in c.series.iter().enumerate() {
                     let col = css_color(&color(si));
                     match kind {
@@ -1239,10 +1386,12 @@ impl<'d, 'o> Renderer<'d, 'o> {
                                 if horizontal {
                                     let slot_h = ph / points as f64;
                                     let bh = slot_h * 0.7 / ns;
-                                    // The first category sits at the bottom, as in Office.
-                                    let y = py + ph - slot_h * (i + 1) as f64
-                                        + slot_h * 0.15
-                                        + bh * si as f64;
+                                    // Office puts the first category at the bottom
+                                    // and, within it, the first series lowest.
+                                    let y = py + ph
+                                        - slot_h * i as f64
+                                        - slot_h * 0.15
+                                        - bh * (si + 1) as f64;
                                     let x0 = px + (0.0 - min) / span * pw;
                                     let x1 = px + (v - min) / span * pw;
                                     let _ = write!(
@@ -1310,51 +1459,162 @@ impl<'d, 'o> Renderer<'d, 'o> {
         }
         if labels {
             let count = c.categories.len().min(points.max(1));
-            let horizontal = kind == "bar";
             let slot = if horizontal { ph } else { pw } / count.max(1) as f64;
             // Thin the labels out when they would overlap.
-            let every = (28.0 / slot).ceil().max(1.0) as usize;
+            let need = if horizontal {
+                cs * 1.2
+            } else {
+                c.categories
+                    .iter()
+                    .take(count)
+                    .map(|l| text_width(l, cs))
+                    .fold(0.0, f64::max)
+                    + cs * 0.2
+            };
+            let every = (need / slot).ceil().max(1.0) as usize;
             for (i, label) in c.categories.iter().take(count).enumerate() {
                 if i % every != 0 {
                     continue;
                 }
                 let (x, y, anchor) = if horizontal {
-                    (px - 4.0, py + ph - slot * (i as f64 + 0.5) + 3.0, "end")
+                    (
+                        px - cs * 0.3,
+                        py + ph - slot * (i as f64 + 0.5) + cs * 0.35,
+                        "end",
+                    )
                 } else {
-                    (px + slot * (i as f64 + 0.5), py + ph + 11.0, "middle")
+                    (px + slot * (i as f64 + 0.5), py + ph + cs * 1.1, "middle")
                 };
-                let _ = write!(
-                    self.out,
-                    "<text x=\"{}\" y=\"{}\" font-size=\"8\" fill=\"#595959\" text-anchor=\"{anchor}\">",
-                    n(x),
-                    n(y)
-                );
-                escape_into(&mut self.out, &label.chars().take(40).collect::<String>());
-                self.out.push_str("</text>");
+                self.chart_text(x, y, cs, anchor, label);
             }
         }
         if !legend.is_empty() {
-            let item_w = |name: &str| 12.0 + 4.6 * name.chars().take(30).count() as f64 + 10.0;
-            let total: f64 = legend.iter().map(|(n, _)| item_w(n)).sum();
-            let mut x = ((w - total) / 2.0).max(2.0);
-            let y = h - legend_h + 4.0;
-            for (name, col) in legend.iter().take(24) {
+            let total_h = row_h * legend.len() as f64;
+            let total_w: f64 = legend.iter().map(|(name, _)| item_w(name)).sum();
+            let mut x = if side {
+                if pos == "l" {
+                    ls * 0.3
+                } else {
+                    w - legend_w + ls * 0.3
+                }
+            } else {
+                ((w - total_w) / 2.0).max(2.0)
+            };
+            let mut y = match pos {
+                "tr" => margin,
+                "t" => ls * 0.15,
+                "b" => h - legend_h + ls * 0.15,
+                _ => ((h - total_h) / 2.0).max(0.0),
+            };
+            for (name, col) in &legend {
                 let _ = write!(
                     self.out,
-                    "<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"8\" fill=\"#595959\">",
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
                     n(x),
-                    n(y),
-                    css_color(col),
-                    n(x + 11.0),
-                    n(y + 7.5)
+                    n(y + (row_h - key) / 2.0),
+                    n(key),
+                    n(key),
+                    css_color(col)
                 );
-                escape_into(&mut self.out, &name.chars().take(30).collect::<String>());
-                self.out.push_str("</text>");
-                x += item_w(name);
+                self.chart_text(
+                    x + key + ls * 0.3,
+                    y + row_h / 2.0 + ls * 0.35,
+                    ls,
+                    "start",
+                    name,
+                );
+                if side {
+                    y += row_h;
+                } else {
+                    x += item_w(name);
+                }
             }
         }
         self.out.push_str("</svg>");
         true
+    }
+
+    /// One label of a chart, `size` points high, at most 40 characters.
+    fn chart_text(&mut self, x: f64, y: f64, size: f64, anchor: &str, text: &str) {
+        let _ = write!(
+            self.out,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#595959\" text-anchor=\"{anchor}\">",
+            n(x),
+            n(y),
+            n(size)
+        );
+        escape_into(&mut self.out, &text.chars().take(40).collect::<String>());
+        self.out.push_str("</text>");
+    }
+}
+
+/// Office's chart text size when the chart sets none, in points.
+const DEFAULT_CHART_TEXT: f64 = 10.0;
+
+/// The width of a chart label, estimated: 0.45 em a character (about Calibri's average
+/// advance), at most 40 characters.
+fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().take(40).count() as f64 * size * 0.45
+}
+
+/// A value axis's range and major unit, chosen the way Office's automatic scaling does in
+/// the common case: zero included, 5 % of the range added beyond the data so a bar never
+/// ends on the frame, then the smallest round step (1, 2 or 5 × 10ⁿ) that needs at most
+/// `intervals` intervals, the ends on whole steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct AxisScale {
+    min: f64,
+    max: f64,
+    step: f64,
+}
+
+impl AxisScale {
+    fn new(lo: f64, hi: f64, intervals: f64) -> AxisScale {
+        let (lo, hi) = (lo.min(0.0), hi.max(0.0));
+        let range = hi - lo;
+        if !range.is_finite() || range <= 0.0 {
+            return AxisScale {
+                min: 0.0,
+                max: 1.0,
+                step: 0.2,
+            };
+        }
+        let hi = if hi > 0.0 { hi + range * 0.05 } else { hi };
+        let lo = if lo < 0.0 { lo - range * 0.05 } else { lo };
+        let rough = (hi - lo) / intervals.max(1.0);
+        let magnitude = 10f64.powf(rough.log10().floor());
+        let step = magnitude
+            * match rough / magnitude {
+                r if r <= 1.0 => 1.0,
+                r if r <= 2.0 => 2.0,
+                r if r <= 5.0 => 5.0,
+                _ => 10.0,
+            };
+        AxisScale {
+            min: (lo / step).floor() * step,
+            max: (hi / step).ceil() * step,
+            step,
+        }
+    }
+
+    /// The values of the major ticks, from `min` to `max`.
+    fn ticks(&self) -> Vec<f64> {
+        let count = ((self.max - self.min) / self.step).round().clamp(1.0, 50.0) as usize;
+        (0..=count)
+            .map(|i| self.min + self.step * i as f64)
+            .collect()
+    }
+}
+
+/// A number as Office's General format shows an axis value: no trailing zeros, no
+/// floating-point noise.
+fn general_number(v: f64) -> String {
+    let s = format!("{:.6}", v);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_owned()
+    } else {
+        s.to_owned()
     }
 }
 
@@ -1474,9 +1734,29 @@ mod tests {
         assert_eq!(safe_font("Arial');x:url(y"), "Arialxurly");
         assert_eq!(
             font_stack("Calibri"),
-            "'Calibri','Carlito','Liberation Sans',Arial,sans-serif".to_owned()
+            "'pptx-calibri','Calibri','Carlito','Liberation Sans',Arial,sans-serif".to_owned()
         );
         assert_eq!(font_stack("';"), "");
+    }
+
+    #[test]
+    fn axis_scales_are_round_with_headroom() {
+        let scale = |lo, hi, n| {
+            let s = AxisScale::new(lo, hi, n);
+            (s.min, s.max, s.step)
+        };
+        // 5 plus 5 % is 5.25: up to 6 in steps of 1 when six intervals fit, of 2 when three.
+        assert_eq!(scale(0.0, 5.0, 6.0), (0.0, 6.0, 1.0));
+        assert_eq!(scale(0.0, 5.0, 3.0), (0.0, 6.0, 2.0));
+        assert_eq!(scale(2.0, 4.3, 5.0), (0.0, 5.0, 1.0));
+        assert_eq!(scale(0.0, 870.0, 5.0), (0.0, 1000.0, 200.0));
+        assert_eq!(scale(-3.0, 7.0, 5.0), (-5.0, 10.0, 5.0));
+        assert_eq!(scale(0.0, 0.0, 5.0), (0.0, 1.0, 0.2));
+        assert_eq!(AxisScale::new(0.0, 5.0, 6.0).ticks().len(), 7);
+        assert_eq!(general_number(0.1 + 0.2), "0.3");
+        assert_eq!(general_number(-0.0), "0");
+        assert_eq!(general_number(1_000_000.0), "1000000");
+        assert_eq!(general_number(-2.5), "-2.5");
     }
 
     #[test]

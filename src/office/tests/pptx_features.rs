@@ -6,7 +6,9 @@ use crate::office::pptx::model::{
     Align, AutoShape, Color, Fill, Frame, Geometry, ImageSource, Link, PathCommand, Presentation,
     RunKind, Shape, ShapeKind, Spacing, Table, TextBody, VerticalAnchor,
 };
-use crate::office::pptx::{parse_pptx, render_html, render_slide, RenderOptions};
+use crate::office::pptx::{
+    parse_pptx, render_html, render_slide, RenderOptions, ViewerScript, VIEWER_JS,
+};
 use crate::office::OfficeLimits;
 
 fn parse(f: &PptxFixture) -> Presentation {
@@ -637,7 +639,7 @@ fn fills_lines_arrows_and_custom_geometry() {
 
 #[test]
 fn autofit_scales_text_and_line_spacing() {
-    let body = r#"<p:txBody><a:bodyPr lIns="0" tIns="0" rIns="0" bIns="0" wrap="none" anchor="ctr" vert="vert270"><a:normAutofit fontScale="50000" lnSpcReduction="20000"/></a:bodyPr><a:lstStyle/><a:p><a:pPr><a:lnSpc><a:spcPct val="100000"/></a:lnSpc><a:spcAft><a:spcPts val="600"/></a:spcAft></a:pPr><a:r><a:rPr sz="4000" b="1" i="1" u="sng" strike="sngStrike" baseline="30000" cap="all"><a:latin typeface="Georgia"/></a:rPr><a:t>Big</a:t></a:r><a:br><a:rPr sz="4000"/></a:br><a:fld type="slidenum" id="{x}"><a:t>‹#›</a:t></a:fld></a:p></p:txBody>"#;
+    let body = r#"<p:txBody><a:bodyPr lIns="0" tIns="0" rIns="0" bIns="0" wrap="none" anchor="ctr" vert="vert270"><a:normAutofit fontScale="50000" lnSpcReduction="20000"/></a:bodyPr><a:lstStyle/><a:p><a:pPr><a:lnSpc><a:spcPct val="90000"/></a:lnSpc><a:spcAft><a:spcPts val="600"/></a:spcAft></a:pPr><a:r><a:rPr sz="4000" b="1" i="1" u="sng" strike="sngStrike" baseline="30000" cap="all"><a:latin typeface="Georgia"/></a:rPr><a:t>Big</a:t></a:r><a:br><a:rPr sz="4000"/></a:br><a:fld type="slidenum" id="{x}"><a:t>‹#›</a:t></a:fld></a:p></p:txBody>"#;
     let sp = format!(
         r#"<p:sp><p:nvSpPr><p:cNvPr id="2" name="Fit"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="100" cy="100"/></a:xfrm></p:spPr>{body}</p:sp>"#
     );
@@ -653,7 +655,9 @@ fn autofit_scales_text_and_line_spacing() {
     );
     assert_eq!(t.vertical, "vert270");
     let para = &t.paragraphs[0];
-    assert_eq!(para.line_spacing, Spacing::Percent(80.0));
+    // The reduction is subtracted from the percentage (90 % − 20 %), not applied as a
+    // factor (which would give 72 %).
+    assert_eq!(para.line_spacing, Spacing::Percent(70.0));
     assert_eq!(para.space_after, Spacing::Points(6.0));
     let r = &para.runs[0];
     assert_eq!(r.size, 20.0);
@@ -672,7 +676,7 @@ fn autofit_scales_text_and_line_spacing() {
     let html = html_of(&p, 0);
     assert!(html.contains("pptx-tx pptx-nowrap"));
     assert!(html.contains("writing-mode:vertical-rl;transform:rotate(180deg)"));
-    assert!(html.contains("line-height:0.96;"));
+    assert!(html.contains("line-height:0.84;"));
     assert!(html.contains("text-decoration:underline line-through"));
     assert!(html.contains("font-family:'Georgia','Liberation Serif',serif"));
 }
@@ -729,9 +733,9 @@ fn layout_and_master_decorations_are_shared_layers() {
     assert!(!html_of(&p, 2).contains("Company footer"));
 }
 
-#[test]
-fn charts_show_title_and_type() {
-    let chart = r#"<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>Sales by region</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:barDir val="col"/><c:ser><c:idx val="0"/><c:tx><c:v>2024</c:v></c:tx><c:cat><c:strLit><c:ptCount val="2"/><c:pt idx="0"><c:v>North</c:v></c:pt><c:pt idx="1"><c:v>South</c:v></c:pt></c:strLit></c:cat><c:val><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>3</c:v></c:pt><c:pt idx="1"><c:v>5</c:v></c:pt></c:numLit></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>"#;
+/// A one-slide deck whose only shape is a 400 × 300 pt frame showing `chart` (a
+/// `c:chartSpace` part).
+fn chart_deck(chart: &str) -> Presentation {
     let frame = r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Chart 3"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="5080000" cy="3810000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId3"/></a:graphicData></a:graphic></p:graphicFrame>"#;
     let mut slide = PptxSlide::new(frame);
     slide.rels = vec![(
@@ -742,18 +746,132 @@ fn charts_show_title_and_type() {
     )];
     let mut f = PptxFixture::new(vec![slide]);
     f.parts = vec![("ppt/charts/chart1.xml".into(), chart.as_bytes().to_vec())];
-    let p = parse(&f);
+    parse(&f)
+}
+
+fn chart_of(p: &Presentation) -> &crate::office::pptx::model::Chart {
     let ShapeKind::Chart(c) = &p.slides[0].shapes[0].kind else {
         panic!("not a chart")
     };
+    c
+}
+
+/// The number in attribute `name` of the last element that starts before `needle`.
+fn attr_before(html: &str, needle: &str, name: &str) -> f64 {
+    let at = html.find(needle).unwrap_or_else(|| panic!("{needle}"));
+    let key = format!(" {name}=\"");
+    let head = &html[..at];
+    let value = &head[head.rfind(&key).unwrap() + key.len()..];
+    value[..value.find('"').unwrap()].parse().unwrap()
+}
+
+const CHART_SERIES: &str = r#"<c:ser><c:idx val="0"/><c:tx><c:v>2024</c:v></c:tx><c:cat><c:strLit><c:ptCount val="2"/><c:pt idx="0"><c:v>North</c:v></c:pt><c:pt idx="1"><c:v>South</c:v></c:pt></c:strLit></c:cat><c:val><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>3</c:v></c:pt><c:pt idx="1"><c:v>5</c:v></c:pt></c:numLit></c:val></c:ser>"#;
+
+#[test]
+fn charts_show_title_and_type() {
+    let chart = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>Sales by region</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:barDir val="col"/>{CHART_SERIES}</c:barChart></c:plotArea></c:chart></c:chartSpace>"#
+    );
+    let p = chart_deck(&chart);
+    let c = chart_of(&p);
     assert_eq!(c.title.as_deref(), Some("Sales by region"));
     assert_eq!(c.chart_types, ["column"]);
     assert_eq!(c.series[0].name.as_deref(), Some("2024"));
     assert_eq!(c.series[0].values, [Some(3.0), Some(5.0)]);
     assert_eq!(c.series[0].color, Some(Color::rgb(0x4472C4)));
+    // No c:legend, no axes: none is drawn; text at Office's default 10 pt.
+    assert_eq!(
+        (&c.legend, &c.value_axis, c.label_size),
+        (&None, &None, 10.0)
+    );
     let html = html_of(&p, 0);
     assert!(html.contains("aria-label=\"Column chart: Sales by region\""));
     assert!(html.contains("<rect "));
+    assert!(!html.contains(">2024</text>"), "no legend");
+    assert!(!html.contains("#D9D9D9"), "no gridlines");
+}
+
+#[test]
+fn charts_keep_legend_position_value_axis_and_text_sizes() {
+    let txpr = |sz: u32| {
+        format!(
+            r#"<c:txPr><a:bodyPr/><a:lstStyle/><a:p><a:pPr><a:defRPr sz="{sz}"/></a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr>"#
+        )
+    };
+    let axes = |val_axis: &str| {
+        format!(
+            r#"<c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/>{}<c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/>{val_axis}<c:crossAx val="1"/></c:valAx>"#,
+            txpr(1200)
+        )
+    };
+    let chart = |axes: &str, legend: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:plotArea><c:barChart><c:barDir val="col"/>{CHART_SERIES}<c:axId val="1"/><c:axId val="2"/></c:barChart>{axes}</c:plotArea>{legend}</c:chart>{}</c:chartSpace>"#,
+            txpr(1800)
+        )
+    };
+    // Legend at the bottom with its own size; the value axis takes the chart's 18 pt,
+    // the category axis its own 12 pt.
+    let shown = chart(
+        &axes(
+            r#"<c:delete val="0"/><c:axPos val="l"/><c:majorGridlines/><c:tickLblPos val="nextTo"/>"#,
+        ),
+        &format!(
+            r#"<c:legend><c:legendPos val="b"/>{}</c:legend>"#,
+            txpr(1400)
+        ),
+    );
+    let p = chart_deck(&shown);
+    let c = chart_of(&p);
+    let legend = c.legend.as_ref().expect("a legend");
+    assert_eq!((legend.position.as_str(), legend.size), ("b", 14.0));
+    let axis = c.value_axis.as_ref().expect("a value axis");
+    assert_eq!((axis.gridlines, axis.labels, axis.size), (true, true, 18.0));
+    assert_eq!(c.label_size, 12.0);
+    let html = html_of(&p, 0);
+    // Values 3 and 5 on a 0–6 axis (5 plus 5 % headroom, rounded up to the step of 1):
+    // seven labels and gridlines.
+    for v in 0..=6 {
+        assert!(
+            html.contains(&format!(
+                "font-size=\"18\" fill=\"#595959\" text-anchor=\"end\">{v}</text>"
+            )),
+            "{v}"
+        );
+    }
+    assert!(!html.contains(">7</text>"));
+    assert_eq!(html.matches("stroke=\"#D9D9D9\"").count(), 7);
+    assert!(html.contains("font-size=\"12\" fill=\"#595959\" text-anchor=\"middle\">North</text>"));
+    // The legend row is under the plot, below the category labels.
+    assert!(attr_before(&html, ">2024</text>", "y") > attr_before(&html, ">North</text>", "y"));
+    assert!(html.contains("font-size=\"14\" fill=\"#595959\" text-anchor=\"start\">2024</text>"));
+
+    // A legend without legendPos is on the right; tick labels can be switched off while
+    // gridlines stay; a deleted value axis shows neither.
+    let right = chart(
+        &axes(
+            r#"<c:delete val="0"/><c:axPos val="l"/><c:majorGridlines/><c:tickLblPos val="none"/>"#,
+        ),
+        "<c:legend/>",
+    );
+    let p = chart_deck(&right);
+    let c = chart_of(&p);
+    assert_eq!(c.legend.as_ref().map(|l| l.position.as_str()), Some("r"));
+    assert_eq!(
+        c.value_axis.as_ref().map(|a| (a.gridlines, a.labels)),
+        Some((true, false))
+    );
+    let html = html_of(&p, 0);
+    assert!(!html.contains("text-anchor=\"end\""), "no value labels");
+    assert!(html.contains("stroke=\"#D9D9D9\""));
+    assert!(
+        attr_before(&html, ">2024</text>", "x") > attr_before(&html, ">South</text>", "x"),
+        "legend right of the plot"
+    );
+    let deleted = chart(&axes(r#"<c:delete val="1"/><c:majorGridlines/>"#), "");
+    let p = chart_deck(&deleted);
+    assert_eq!(chart_of(&p).value_axis, None);
+    assert!(!html_of(&p, 0).contains("#D9D9D9"));
 }
 
 #[test]
@@ -791,12 +909,87 @@ fn render_options_prefix_ids_and_media() {
             media_urls: urls,
             standalone: true,
             lazy: false,
+            script: ViewerScript::Inline,
             ..RenderOptions::default()
         },
     );
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("src=\"data:image/png;base64,AAAA\""));
     assert!(!html.contains("<template class"));
-    // The standalone page carries the viewer script inline.
-    assert!(html.contains("data-pptx-ready"));
+    // The standalone page carries the viewer script inline, right after slide 1 (not in
+    // the head, and before slide 2), so the viewer runs before later slides are parsed.
+    let script = html.find("<script>").expect("inline viewer script");
+    assert!(html[script..].contains("data-pptx-ready"));
+    assert!(html.find("id=\"slide-1\"").unwrap() < script);
+    assert!(script < html.find("id=\"slide-2\"").unwrap());
+    assert!(html.find("</head>").unwrap() < script);
+    assert_eq!(html.matches("<script").count(), 1);
+    // The script body cannot end its element early.
+    assert!(!VIEWER_JS.contains("</script"));
+}
+
+#[test]
+fn the_viewer_script_by_url_sits_after_slide_1_and_not_at_all_by_default() {
+    let p = parse(&PptxFixture::new(vec![
+        PptxSlide::new(""),
+        PptxSlide::new(""),
+        PptxSlide::new(""),
+    ]));
+    let html = render_html(
+        &p,
+        &RenderOptions {
+            script: ViewerScript::Src("../static/pptx.js?a=1&b=\"2\"".into()),
+            ..RenderOptions::default()
+        },
+    );
+    let tag = "<script src=\"../static/pptx.js?a=1&amp;b=&quot;2&quot;\"></script>";
+    let at = html.find(tag).expect("escaped script element");
+    assert_eq!(html.matches("<script").count(), 1);
+    // Right after slide 1's section: neither deferred nor async, it runs at that point.
+    assert!(html[..at].ends_with("</section>"));
+    assert!(at < html.find("id=\"slide-2\"").unwrap());
+    // Inside the deck, so the script can tell which deck it belongs to.
+    assert!(html.find("data-pptx").unwrap() < at);
+    assert!(!html.contains("<script>"));
+    assert!(!render_html(&p, &RenderOptions::default()).contains("<script"));
+    // A deck without slides still gets its script (inside the deck element).
+    let empty = parse(&PptxFixture::new(vec![]));
+    let html = render_html(
+        &empty,
+        &RenderOptions {
+            script: ViewerScript::Src("v.js".into()),
+            ..RenderOptions::default()
+        },
+    );
+    assert!(
+        html.ends_with("<script src=\"v.js\"></script></div>"),
+        "{html}"
+    );
+}
+
+#[test]
+fn percent_space_before_is_a_share_of_the_text_size_not_of_the_line() {
+    // The master's body style gives spcBef 20 % at 32 pt (see PPTX_TX_STYLES); a second
+    // paragraph mixes 32 pt and 40 pt runs.
+    let body = r#"<a:p><a:r><a:t>first</a:t></a:r></a:p><a:p><a:r><a:t>second</a:t></a:r></a:p><a:p><a:r><a:t>small </a:t></a:r><a:r><a:rPr sz="4000"/><a:t>big</a:t></a:r></a:p>"#;
+    let p = one_slide(&pptx_sp(3, Some("idx=\"1\""), None, "", body));
+    let t = text(&p.slides[0].shapes[0]);
+    assert_eq!(t.paragraphs[1].space_before, Spacing::Percent(20.0));
+    let html = html_of(&p, 0);
+    let paras: Vec<&str> = html.split("<p class=\"pptx-p\"").skip(1).collect();
+    assert_eq!(paras.len(), 3);
+    // No space above the frame's first paragraph.
+    assert!(!paras[0].contains("margin-top"), "{}", paras[0]);
+    // 20 % of 32 pt is 6.4 pt (not 20 % of a 1.2 × 32 pt line, 7.68 pt).
+    assert!(
+        paras[1].contains("margin-top:calc(var(--pt)*6.4);"),
+        "{}",
+        paras[1]
+    );
+    // The largest text of the paragraph counts: 20 % of 40 pt.
+    assert!(
+        paras[2].contains("margin-top:calc(var(--pt)*8);"),
+        "{}",
+        paras[2]
+    );
 }
