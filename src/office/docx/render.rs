@@ -277,6 +277,8 @@ impl<'d> Renderer<'d, '_> {
             self.out.push_str("</section>");
         }
         self.page = 0;
+        // A range never closed ends with the body.
+        self.open_comments.clear();
         self.notes(NoteKind::Footnote);
         self.notes(NoteKind::Endnote);
         if self.opts.comments {
@@ -301,9 +303,12 @@ impl<'d> Renderer<'d, '_> {
             return;
         };
         let _ = write!(self.out, "<{tag} class=\"docx-{tag}\">");
+        // Body comment ranges open across the page do not extend into its header.
+        let body_comments = std::mem::take(&mut self.open_comments);
         for b in &hf.blocks {
             self.block(b);
         }
+        self.open_comments = body_comments;
         let _ = write!(self.out, "</{tag}>");
     }
 
@@ -346,12 +351,31 @@ impl<'d> Renderer<'d, '_> {
         self.out
             .push_str("<aside class=\"docx-comments\" aria-label=\"Comments\"><h2>Comments</h2>");
         for (i, c) in doc.comments.iter().enumerate() {
+            let anchor = anchor_id(&c.id);
             let _ = write!(
                 self.out,
-                "<div class=\"docx-comment\" id=\"docx-comment-{}\"><div class=\"docx-comment-meta\">[{}] ",
-                anchor_id(&c.id),
-                i + 1
+                "<div class=\"docx-comment\" id=\"docx-comment-{anchor}\"><div class=\"docx-comment-meta\">"
             );
+            // The number leads back to the commented text (else to the reference mark).
+            let back = if self.comment_ranges_shown.contains(&c.id) {
+                Some("crange")
+            } else if self.comment_refs_shown.contains(&c.id) {
+                Some("cref")
+            } else {
+                None
+            };
+            match back {
+                Some(kind) => {
+                    let _ = write!(
+                        self.out,
+                        "<a class=\"docx-comment-back\" href=\"#docx-{kind}-{anchor}\">[{}]</a> ",
+                        i + 1
+                    );
+                }
+                None => {
+                    let _ = write!(self.out, "[{}] ", i + 1);
+                }
+            }
             escape_into(&mut self.out, &c.author);
             if let Some(date) = &c.date {
                 self.out.push_str(" · ");

@@ -430,3 +430,104 @@ fn a_hanging_indent_is_a_tab_stop_and_breaks_start_new_lines() {
         "{p}"
     );
 }
+
+#[test]
+fn comment_ranges_are_highlighted_across_runs_links_and_paragraphs_and_linked_both_ways() {
+    let body = concat!(
+        r#"<w:p><w:r><w:t xml:space="preserve">Before </w:t></w:r><w:commentRangeStart w:id="7"/>"#,
+        r#"<w:r><w:t xml:space="preserve">start </w:t></w:r>"#,
+        r#"<w:hyperlink w:anchor="bm"><w:r><w:t>in</w:t></w:r><w:commentRangeStart w:id="8"/><w:r><w:t>link</w:t></w:r></w:hyperlink>"#,
+        r#"<w:r><w:rPr><w:b/></w:rPr><w:t>bold</w:t></w:r></w:p>"#,
+        // Between paragraphs: comment 8 ends before the next paragraph's text.
+        r#"<w:commentRangeEnd w:id="8"/>"#,
+        r#"<w:p><w:r><w:t>carried</w:t></w:r><w:commentRangeEnd w:id="7"/>"#,
+        r#"<w:r><w:commentReference w:id="7"/></w:r><w:r><w:t xml:space="preserve"> after</w:t></w:r></w:p>"#,
+    );
+    let mut f = DocxFixture::new(body);
+    f.comments = Some(w_part(
+        "comments",
+        &format!(
+            r#"<w:comment w:id="7" w:author="Ann &lt;A&gt;">{}</w:comment><w:comment w:id="8" w:author="Bo">{}</w:comment>"#,
+            para("Outer"),
+            para("Inner")
+        ),
+    ));
+    let bytes = f.build();
+    let html = render(&bytes);
+    let mark = |id: &str, first: bool| {
+        if first {
+            format!(
+                r#"<mark class="docx-comment-range" data-comment="{id}" id="docx-crange-{id}">"#
+            )
+        } else {
+            format!(r#"<mark class="docx-comment-range" data-comment="{id}">"#)
+        }
+    };
+    assert_eq!(
+        paragraph_with(&html, "Before"),
+        format!(
+            concat!(
+                r#"<p class="docx-p">Before {m7}start </mark>"#,
+                r##"<a href="#docx-bm-bm">{m7b}in{m8}link</mark></mark></a>"##,
+                r#"{m7b}{m8b}<span style="font-weight:bold;">bold</span></mark></mark></p>"#
+            ),
+            m7 = mark("7", true),
+            m7b = mark("7", false),
+            m8 = mark("8", true),
+            m8b = mark("8", false),
+        )
+    );
+    assert_eq!(
+        paragraph_with(&html, "carried"),
+        format!(
+            r##"<p class="docx-p">{}carried</mark><a class="docx-comment-ref" href="#docx-comment-7" id="docx-cref-7">[1]</a> after</p>"##,
+            mark("7", false)
+        )
+    );
+    // The panel leads back to where each range starts.
+    assert!(html.contains(concat!(
+        r#"<div class="docx-comment" id="docx-comment-7"><div class="docx-comment-meta">"#,
+        r##"<a class="docx-comment-back" href="#docx-crange-7">[1]</a> Ann &lt;A&gt;</div>"##
+    )));
+    assert!(html.contains(r##"<a class="docx-comment-back" href="#docx-crange-8">[2]</a> Bo"##));
+    assert_eq!(html.matches("id=\"docx-crange-7\"").count(), 1);
+
+    // Without the panel there is nothing to highlight for.
+    let doc = parse_docx(&bytes, &OfficeLimits::default()).unwrap();
+    let plain = render_html(
+        &doc,
+        &RenderOptions {
+            comments: false,
+            ..RenderOptions::default()
+        },
+    );
+    assert!(!plain.contains("<mark"));
+    assert!(plain.contains(r#"<p class="docx-p">carried after</p>"#));
+}
+
+#[test]
+fn a_comment_range_inside_a_tab_box_stays_inside_its_segments() {
+    let body = concat!(
+        r#"<w:p><w:pPr><w:tabs><w:tab w:val="right" w:leader="dot" w:pos="9000"/></w:tabs></w:pPr>"#,
+        r#"<w:commentRangeStart w:id="1"/><w:r><w:t>Title</w:t></w:r><w:r><w:tab/></w:r><w:r><w:t>9</w:t></w:r>"#,
+        r#"<w:commentRangeEnd w:id="1"/></w:p>"#,
+    );
+    let mut f = DocxFixture::new(body);
+    f.comments = Some(w_part(
+        "comments",
+        &format!(
+            r#"<w:comment w:id="1" w:author="C">{}</w:comment>"#,
+            para("c")
+        ),
+    ));
+    let html = render(&f.build());
+    assert_eq!(
+        paragraph_with(&html, "Title"),
+        concat!(
+            r#"<p class="docx-p"><span class="docx-tabbox docx-tabbox-to-stop" style="width:450pt">"#,
+            r#"<span class="docx-tabseg"><mark class="docx-comment-range" data-comment="1" id="docx-crange-1">Title</mark></span>"#,
+            r#"<span class="docx-leader docx-leader-dot"></span>"#,
+            r#"<span class="docx-tabseg docx-tab-end"><mark class="docx-comment-range" data-comment="1">9</mark></span></span></p>"#
+        )
+    );
+}
