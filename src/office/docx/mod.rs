@@ -15,6 +15,7 @@ mod parse;
 mod props;
 mod styles;
 mod tables;
+mod tabs;
 mod theme;
 
 pub use parse::{parse_docx, parse_package};

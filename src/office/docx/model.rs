@@ -34,6 +34,9 @@ pub struct Document {
     pub media: Vec<MediaPart>,
     /// Different headers on even pages (`w:evenAndOddHeaders` in settings).
     pub even_and_odd_headers: bool,
+    /// Distance between default tab stops in points (`w:defaultTabStop` in settings;
+    /// Word's 36 when absent). Zero in a model built by hand means the same 36.
+    pub default_tab_stop: f32,
     /// Things shown degraded (skipped embedded HTML, missing parts …), for the viewer.
     pub warnings: Vec<String>,
 }
@@ -259,7 +262,10 @@ pub struct ParagraphFormat {
     /// Paragraph borders.
     #[serde(skip_serializing_if = "Borders::is_empty")]
     pub borders: Borders,
-    /// Custom tab stops (positions in points from the left indent's origin).
+    /// Custom tab stops, resolved (style chain, numbering level, then direct formatting,
+    /// a `clear` removing an inherited stop) and sorted by position. Positions are in
+    /// points from the leading edge of the text area (the page margin or the cell's
+    /// content edge), not from the paragraph's indent, as Word measures them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tabs: Vec<TabStop>,
 }
@@ -297,13 +303,45 @@ pub enum LineSpacing {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TabStop {
-    /// Position in points.
+    /// Position in points from the leading edge of the text area (may be negative).
     pub position: f32,
-    /// Alignment: left, center, right, decimal, bar.
-    pub align: String,
-    /// Leader: none, dot, hyphen, underscore …
+    /// How text after the tab aligns at the stop.
+    pub align: TabAlign,
+    /// What fills the gap before the stop; `None` for blank space.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub leader: Option<String>,
+    pub leader: Option<TabLeader>,
+}
+
+/// How the text after a tab aligns at its stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TabAlign {
+    /// The text starts at the stop (also `start` and the list tab `num`).
+    Left,
+    /// The text is centred on the stop.
+    Center,
+    /// The text ends at the stop (also `end`).
+    Right,
+    /// The decimal point sits at the stop.
+    Decimal,
+    /// Not a stop: a vertical line drawn at the position.
+    Bar,
+}
+
+/// The characters filling a tab's gap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TabLeader {
+    /// Dots (`. . .`), as in a table of contents.
+    Dot,
+    /// Hyphens.
+    Hyphen,
+    /// A line of underscores.
+    Underscore,
+    /// Centred dots.
+    MiddleDot,
+    /// A heavy line.
+    Heavy,
 }
 
 /// The computed label of a list paragraph.

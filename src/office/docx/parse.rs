@@ -24,6 +24,9 @@ use super::props::{number, on_off, twips, val, PPr, RPr, ThemeFonts};
 use super::styles::Styles;
 use super::theme::ThemeColors;
 
+/// Word's default tab stop interval (720 twips) when settings name none.
+const DEFAULT_TAB_STOP: f32 = 36.0;
+
 /// Deepest table nesting kept as tables; Word documents rarely go past three.
 const MAX_TABLE_DEPTH: usize = 32;
 
@@ -96,16 +99,23 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
         paragraphs: 0,
         table_depth: 0,
         flattened_tables: false,
+        pending_marks: Vec::new(),
     };
     let mut doc = Document {
         properties: package.core_properties()?,
         has_macros: package.has_macros(),
+        default_tab_stop: DEFAULT_TAB_STOP,
         ..Document::default()
     };
     if let Some(settings) = settings.as_ref().map(XmlDoc::root) {
         doc.even_and_odd_headers = settings
             .child(Ns::W, "evenAndOddHeaders")
             .is_some_and(on_off);
+        doc.default_tab_stop = settings
+            .child(Ns::W, "defaultTabStop")
+            .and_then(|t| twips_attr(t, "val"))
+            .filter(|v| *v > 0.0)
+            .unwrap_or(DEFAULT_TAB_STOP);
         parser.read_note_formats(settings);
     }
 
@@ -113,6 +123,9 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
     if let Some(body) = body {
         doc.sections = parser.body(body);
     }
+    // Marks after the last paragraph close nothing visible; they must not leak into
+    // notes or headers.
+    parser.pending_marks.clear();
     if let Some(fmt) = body
         .and_then(|b| b.child(Ns::W, "sectPr"))
         .and_then(|s| s.child(Ns::W, "footnotePr"))
@@ -179,6 +192,8 @@ pub(super) struct Parser<'p, 'a> {
     table_depth: usize,
     /// Whether the "tables too deep" warning was given.
     flattened_tables: bool,
+    /// Comment range marks met between paragraphs, for the start of the next paragraph.
+    pending_marks: Vec<Inline>,
 }
 
 impl Parser<'_, '_> {
@@ -371,8 +386,13 @@ impl Parser<'_, '_> {
                         label: "Embedded content (HTML or RTF) not shown".to_owned(),
                     }));
                 }
+                (Ns::W, "commentRangeStart" | "commentRangeEnd") => {
+                    // Between paragraphs: the mark belongs at the start of the next one
+                    // (a start opens the range there, an end closes it before any text).
+                    self.pending_marks.extend(comment_range_mark(el));
+                }
                 (Ns::W, "sectPr" | "bookmarkStart" | "bookmarkEnd" | "proofErr" | "permStart")
-                | (Ns::W, "permEnd" | "commentRangeStart" | "commentRangeEnd") => {}
+                | (Ns::W, "permEnd") => {}
                 (Ns::M, "oMathPara" | "oMath") => {
                     let mut sink = self.sink();
                     self.math(el, &RPr::default(), &mut sink);
@@ -496,6 +516,7 @@ impl Parser<'_, '_> {
         let mut mark = rpr.clone();
         mark.overlay(&ppr.mark);
         let mut sink = self.sink();
+        sink.items.append(&mut self.pending_marks);
         self.inlines(p, &rpr, &mut sink);
         // The model lives until it is rendered: keep no growth slack (most paragraphs
         // have one to three inlines).
@@ -576,16 +597,7 @@ impl Parser<'_, '_> {
                     }
                 }
                 "commentRangeStart" | "commentRangeEnd" => {
-                    if let Some(id) = el.attr(Ns::W, "id") {
-                        sink.items.push(Inline::CommentMark {
-                            id: id.to_owned(),
-                            mark: if el.name() == "commentRangeStart" {
-                                CommentMarkKind::Start
-                            } else {
-                                CommentMarkKind::End
-                            },
-                        });
-                    }
+                    sink.items.extend(comment_range_mark(el));
                 }
                 "pPr" | "rPr" | "bookmarkEnd" | "proofErr" | "permStart" | "permEnd" | "sectPr" => {
                 }
@@ -1070,6 +1082,18 @@ fn greek(b: u32) -> Option<char> {
     LETTERS.chars().nth((b - 0x61) as usize)
 }
 
+/// The mark of a `w:commentRangeStart` or `w:commentRangeEnd`.
+fn comment_range_mark(el: Element<'_>) -> Option<Inline> {
+    Some(Inline::CommentMark {
+        id: el.attr(Ns::W, "id")?.to_owned(),
+        mark: if el.name() == "commentRangeStart" {
+            CommentMarkKind::Start
+        } else {
+            CommentMarkKind::End
+        },
+    })
+}
+
 /// Paragraph layout from merged properties.
 fn paragraph_format(p: &PPr) -> ParagraphFormat {
     ParagraphFormat {
@@ -1085,7 +1109,11 @@ fn paragraph_format(p: &PPr) -> ParagraphFormat {
         bidi: p.bidi.unwrap_or(false),
         shading: p.shading.clone().flatten(),
         borders: p.borders.clone(),
-        tabs: p.tabs.clone(),
+        tabs: {
+            let mut tabs = p.tabs.clone();
+            tabs.sort_by(|a, b| a.position.total_cmp(&b.position));
+            tabs
+        },
     }
 }
 

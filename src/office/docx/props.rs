@@ -11,7 +11,8 @@ use crate::office::Ns;
 use super::theme::{ThemeColors, FILL_COLOR, LINE_COLOR, RUN_COLOR};
 
 use super::model::{
-    Align, Border, Borders, LineSpacing, ListSuffix, RunFormat, TabStop, VerticalAlign,
+    Align, Border, Borders, LineSpacing, ListSuffix, RunFormat, TabAlign, TabLeader, TabStop,
+    VerticalAlign,
 };
 
 /// Twentieths of a point (twips) to points.
@@ -260,17 +261,31 @@ impl PPr {
                         let Some(pos) = tab.attr(Ns::W, "pos").and_then(twips) else {
                             continue;
                         };
-                        match val(tab) {
-                            Some("clear") => p.cleared_tabs.push(pos),
-                            align => p.tabs.push(TabStop {
-                                position: pos,
-                                align: align.unwrap_or("left").to_owned(),
-                                leader: tab
-                                    .attr(Ns::W, "leader")
-                                    .filter(|l| *l != "none")
-                                    .map(str::to_owned),
-                            }),
-                        }
+                        let align = match val(tab) {
+                            Some("clear") => {
+                                p.cleared_tabs.push(pos);
+                                continue;
+                            }
+                            Some("center") => TabAlign::Center,
+                            Some("right" | "end") => TabAlign::Right,
+                            Some("decimal") => TabAlign::Decimal,
+                            Some("bar") => TabAlign::Bar,
+                            // left, start, the list tab `num`, and anything unknown.
+                            _ => TabAlign::Left,
+                        };
+                        let leader = match tab.attr(Ns::W, "leader") {
+                            Some("dot") => Some(TabLeader::Dot),
+                            Some("hyphen") => Some(TabLeader::Hyphen),
+                            Some("underscore") => Some(TabLeader::Underscore),
+                            Some("middleDot") => Some(TabLeader::MiddleDot),
+                            Some("heavy") => Some(TabLeader::Heavy),
+                            _ => None,
+                        };
+                        p.tabs.push(TabStop {
+                            position: pos,
+                            align,
+                            leader,
+                        });
                     }
                 }
                 "numPr" => {

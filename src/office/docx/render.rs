@@ -13,15 +13,16 @@
 //! There is no line layout, so a long run of text makes a tall frame.
 
 use crate::markup::{encode_path, escape_into};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use super::fields::field_name;
 use super::model::{
     Align, Block, Border, BreakKind, CommentMarkKind, Document, HeaderFooterRefs, Image,
     ImageSource, Inline, LineSpacing, LinkTarget, ListSuffix, MediaPart, NoteKind, Paragraph,
-    RunFormat, Section, SectionStart, Table, Width,
+    RunFormat, Section, SectionStart, TabAlign, TabLeader, Table, Width,
 };
+use super::tabs::{self, PlacedTab};
 
 /// The stylesheet the rendered HTML expects.
 pub const STYLESHEET: &str = include_str!("render.css");
@@ -72,6 +73,9 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         page: 0,
         pages: 0,
         note_label: None,
+        open_comments: Vec::new(),
+        comment_ranges_shown: HashSet::new(),
+        comment_refs_shown: HashSet::new(),
     };
     if opts.standalone {
         r.out
@@ -114,6 +118,83 @@ struct Renderer<'d, 'o> {
     pages: usize,
     /// The label of the note being rendered, for its own mark.
     note_label: Option<&'d str>,
+    /// Comments whose range is open at this point of the body, in the order they began.
+    open_comments: Vec<String>,
+    /// Comments whose highlighted range (its first piece carries the anchor) or
+    /// reference mark has been written, so the panel can link back to it.
+    comment_ranges_shown: HashSet<String>,
+    comment_refs_shown: HashSet<String>,
+}
+
+/// A piece of a paragraph laid out in order by [`Renderer::paragraph_inlines`].
+enum Piece<'a> {
+    /// An inline rendered as usual.
+    Leaf(&'a Inline),
+    /// Part of a text split at a decimal tab's point.
+    Part(&'a str, &'a RunFormat),
+    /// A tab.
+    Tab,
+    /// A break: it ends the line (and the line's tab boxes).
+    Break(&'a Inline),
+}
+
+/// A piece with its context: the wrappers around it (hyperlinks, insertions,
+/// deletions), the comment ranges open over it and where it sits on its line.
+struct Flat<'a> {
+    piece: Piece<'a>,
+    wraps: Vec<usize>,
+    /// Index into [`Flattened::comments`].
+    comments: usize,
+    line: usize,
+    /// Pieces between tab `k` and tab `k + 1` of a line are segment `k`.
+    seg: usize,
+    /// After the point of a decimal tab's text.
+    after_point: bool,
+}
+
+#[derive(Default)]
+struct Flattened<'a> {
+    items: Vec<Flat<'a>>,
+    wrappers: Vec<&'a Inline>,
+    /// Successive states of the open comment ranges.
+    comments: Vec<Vec<String>>,
+    /// Tab boxes of all lines, numbered in order.
+    boxes: Vec<TabBox>,
+    line: usize,
+    seg: usize,
+}
+
+impl<'a> Flattened<'a> {
+    fn push(&mut self, piece: Piece<'a>, wraps: &[usize]) {
+        self.items.push(Flat {
+            piece,
+            wraps: wraps.to_vec(),
+            comments: self.comments.len().saturating_sub(1),
+            line: self.line,
+            seg: self.seg,
+            after_point: false,
+        });
+    }
+}
+
+/// An element opened around pieces of a laid-out paragraph, outermost first: a tab box,
+/// a segment inside it, wrappers, comment highlights.
+#[derive(Debug, Clone, PartialEq)]
+enum Frame {
+    /// Tab box by number.
+    TabBox(usize),
+    /// The text before the box's stop (`false`) or aligned at it (`true`).
+    Seg(usize, bool),
+    /// Index into [`Flattened::wrappers`].
+    Wrap(usize),
+    /// A comment range by comment id.
+    Comment(String),
+}
+
+/// A box spanning from the previous stop (or the line start) to a custom stop.
+struct TabBox {
+    width: f32,
+    stop: PlacedTab,
 }
 
 impl<'d> Renderer<'d, '_> {
@@ -126,6 +207,13 @@ impl<'d> Renderer<'d, '_> {
             self.out.push_str(" docx-hide-revisions");
         }
         self.out.push('"');
+        // Default tab stops: tab characters advance to multiples of this.
+        let tab = if doc.default_tab_stop > 0.0 {
+            doc.default_tab_stop
+        } else {
+            36.0
+        };
+        let _ = write!(self.out, " style=\"tab-size:{}pt\"", num(tab));
         if let Some(title) = &doc.properties.title {
             self.out.push_str(" aria-label=\"");
             escape_into(&mut self.out, title);
@@ -189,6 +277,8 @@ impl<'d> Renderer<'d, '_> {
             self.out.push_str("</section>");
         }
         self.page = 0;
+        // A range never closed ends with the body.
+        self.open_comments.clear();
         self.notes(NoteKind::Footnote);
         self.notes(NoteKind::Endnote);
         if self.opts.comments {
@@ -213,9 +303,12 @@ impl<'d> Renderer<'d, '_> {
             return;
         };
         let _ = write!(self.out, "<{tag} class=\"docx-{tag}\">");
+        // Body comment ranges open across the page do not extend into its header.
+        let body_comments = std::mem::take(&mut self.open_comments);
         for b in &hf.blocks {
             self.block(b);
         }
+        self.open_comments = body_comments;
         let _ = write!(self.out, "</{tag}>");
     }
 
@@ -258,12 +351,31 @@ impl<'d> Renderer<'d, '_> {
         self.out
             .push_str("<aside class=\"docx-comments\" aria-label=\"Comments\"><h2>Comments</h2>");
         for (i, c) in doc.comments.iter().enumerate() {
+            let anchor = anchor_id(&c.id);
             let _ = write!(
                 self.out,
-                "<div class=\"docx-comment\" id=\"docx-comment-{}\"><div class=\"docx-comment-meta\">[{}] ",
-                anchor_id(&c.id),
-                i + 1
+                "<div class=\"docx-comment\" id=\"docx-comment-{anchor}\"><div class=\"docx-comment-meta\">"
             );
+            // The number leads back to the commented text (else to the reference mark).
+            let back = if self.comment_ranges_shown.contains(&c.id) {
+                Some("crange")
+            } else if self.comment_refs_shown.contains(&c.id) {
+                Some("cref")
+            } else {
+                None
+            };
+            match back {
+                Some(kind) => {
+                    let _ = write!(
+                        self.out,
+                        "<a class=\"docx-comment-back\" href=\"#docx-{kind}-{anchor}\">[{}]</a> ",
+                        i + 1
+                    );
+                }
+                None => {
+                    let _ = write!(self.out, "[{}] ", i + 1);
+                }
+            }
             escape_into(&mut self.out, &c.author);
             if let Some(date) = &c.date {
                 self.out.push_str(" · ");
@@ -353,7 +465,7 @@ impl<'d> Renderer<'d, '_> {
                 self.out.push(' ');
             }
         }
-        self.inlines(inlines, &p.mark_format);
+        self.paragraph_inlines(p, inlines, first);
         let _ = write!(self.out, "</{tag}>");
     }
 
@@ -533,6 +645,280 @@ impl<'d> Renderer<'d, '_> {
         self.out.push_str("</table>");
     }
 
+    // ----- laid-out paragraphs ----------------------------------------------------------
+    //
+    // Tabs to custom stops and comment highlights need more than one pass over a
+    // paragraph, so such paragraphs are first flattened into pieces that each know their
+    // wrappers, open comments and place on the line, then written in order, closing and
+    // reopening elements where the context changes. Text always stays in document order.
+    //
+    // Tab layout, without text measurement: each line (the paragraph up to a break) is
+    // cut at its tabs into segments. Tabs that reach a custom stop (chosen on estimated
+    // widths, see `tabs.rs`) become inline flex boxes of known width, one per stop,
+    // spanning from the previous stop (or the line start) to the stop: a box holds the
+    // left-aligned text before its stop, the leader (or blank space) and, for a right,
+    // centre or decimal stop, the text aligned at the stop. Text after a left stop starts
+    // where the box ends, which is the stop unless the text before it is wider (then it
+    // follows it: Word would move to a later stop). Tabs past the last custom stop stay
+    // tab characters, placed by the browser at multiples of the default stop (`tab-size`,
+    // measured from the paragraph's indent; Word measures from the margin, the same for
+    // the usual indents). Limits: only the line's first visual line is laid out by stop
+    // (text that wraps continues at the indent, as in Word, but a box's own text wraps
+    // inside the box); centred text may overlap neighbours that crowd it; bar tabs draw
+    // nothing; right-to-left, centred and right-aligned paragraphs keep plain tabs.
+
+    /// The inlines of a paragraph: laid out when it has tabs to custom stops or comment
+    /// ranges, else written as they come.
+    fn paragraph_inlines(&mut self, p: &Paragraph, inlines: &[Inline], first: bool) {
+        let base = &p.mark_format;
+        let f = &p.format;
+        let layout_tabs = matches!(f.align, Align::Left | Align::Justify | Align::Distribute)
+            && !f.bidi
+            && (!f.tabs.is_empty() || f.indent_first_line < 0.0)
+            && contains(inlines, &|i| matches!(i, Inline::Tab));
+        let ranges = self.opts.comments
+            && !self.doc.comments.is_empty()
+            && (!self.open_comments.is_empty()
+                || contains(inlines, &|i| {
+                    matches!(
+                        i,
+                        Inline::CommentMark {
+                            mark: CommentMarkKind::Start | CommentMarkKind::End,
+                            ..
+                        }
+                    )
+                }));
+        if !layout_tabs && !ranges {
+            self.inlines(inlines, base);
+            return;
+        }
+        let mut flat = Flattened::default();
+        flat.comments.push(self.open_comments.clone());
+        self.flatten(inlines, &mut Vec::new(), &mut flat);
+
+        // Which stop each tab goes to, line by line.
+        let stops = if layout_tabs {
+            tabs::paragraph_stops(&f.tabs, f.indent_left, f.indent_first_line < 0.0)
+        } else {
+            Vec::new()
+        };
+        let lines = flat.line + 1;
+        let mut widths: Vec<Vec<f32>> = vec![vec![0.0]; lines];
+        for item in &flat.items {
+            let line = &mut widths[item.line];
+            // A tab opens the next segment, even when nothing follows it.
+            let last = item.seg + usize::from(matches!(item.piece, Piece::Tab));
+            if line.len() <= last {
+                line.resize(last + 1, 0.0);
+            }
+            line[item.seg] += estimated_width(&item.piece, base);
+        }
+        let boxes = &mut flat.boxes;
+        // Per line: the number of its first box and the stops of its boxed tabs.
+        let mut plans: Vec<(usize, Vec<PlacedTab>)> = Vec::with_capacity(lines);
+        for (line, w) in widths.iter().enumerate() {
+            let x0 = if line == 0 && first {
+                match &p.list {
+                    Some(l) if l.suffix == ListSuffix::Tab && f.indent_first_line < 0.0 => 0.0,
+                    Some(l) => {
+                        f.indent_first_line.max(0.0)
+                            + tabs::estimate(l.text.chars().count() + 1, base.size.unwrap_or(11.0))
+                    }
+                    None => f.indent_first_line,
+                }
+            } else {
+                0.0
+            };
+            let placed = if stops.is_empty() {
+                Vec::new()
+            } else {
+                tabs::place_line(&stops, x0, w)
+            };
+            let first_box = boxes.len();
+            let mut from = x0;
+            for stop in &placed {
+                boxes.push(TabBox {
+                    width: (stop.x - from).max(0.0),
+                    stop: *stop,
+                });
+                from = stop.x;
+            }
+            plans.push((first_box, placed));
+        }
+        split_decimals(&mut flat, &plans);
+
+        let mut open: Vec<Frame> = Vec::new();
+        let items = std::mem::take(&mut flat.items);
+        for item in &items {
+            let (first_box, placed) = &plans[item.line];
+            let m = placed.len();
+            let j = item.seg;
+            let mut path = Vec::new();
+            if let Piece::Tab = item.piece {
+                if j < m {
+                    // A tab to a custom stop: its box's leader.
+                    let b = first_box + j;
+                    path.push(Frame::TabBox(b));
+                    self.sync_frames(&mut open, &path, &flat);
+                    self.out.push_str("<span class=\"docx-leader");
+                    if let Some(leader) = flat.boxes[b].stop.leader {
+                        self.out.push_str(match leader {
+                            TabLeader::Dot => " docx-leader-dot",
+                            TabLeader::Hyphen => " docx-leader-hyphen",
+                            TabLeader::Underscore => " docx-leader-underscore",
+                            TabLeader::MiddleDot => " docx-leader-middledot",
+                            TabLeader::Heavy => " docx-leader-heavy",
+                        });
+                    }
+                    self.out.push_str("\"></span>");
+                    continue;
+                }
+            }
+            let aligned_at_stop = j >= 1
+                && j <= m
+                && placed[j - 1].align != TabAlign::Left
+                && !(placed[j - 1].align == TabAlign::Decimal && item.after_point);
+            if !matches!(item.piece, Piece::Break(_)) {
+                if aligned_at_stop {
+                    path.push(Frame::TabBox(first_box + j - 1));
+                    path.push(Frame::Seg(first_box + j - 1, true));
+                } else if j < m {
+                    path.push(Frame::TabBox(first_box + j));
+                    path.push(Frame::Seg(first_box + j, false));
+                }
+            }
+            path.extend(item.wraps.iter().map(|w| Frame::Wrap(*w)));
+            path.extend(
+                flat.comments[item.comments]
+                    .iter()
+                    .map(|c| Frame::Comment(c.clone())),
+            );
+            self.sync_frames(&mut open, &path, &flat);
+            match &item.piece {
+                Piece::Leaf(inline) | Piece::Break(inline) => self.inline(inline, base),
+                Piece::Part(text, format) => self.text(text, format, base),
+                Piece::Tab => self.out.push_str("<span class=\"docx-tab\">\t</span>"),
+            }
+        }
+        self.sync_frames(&mut open, &[], &flat);
+    }
+
+    /// Flattens `inlines` into pieces, following comment range marks.
+    fn flatten<'a>(
+        &mut self,
+        inlines: &'a [Inline],
+        wraps: &mut Vec<usize>,
+        f: &mut Flattened<'a>,
+    ) {
+        for inline in inlines {
+            match inline {
+                Inline::Hyperlink { children, .. }
+                | Inline::Inserted { children, .. }
+                | Inline::Deleted { children, .. } => {
+                    f.wrappers.push(inline);
+                    wraps.push(f.wrappers.len() - 1);
+                    self.flatten(children, wraps, f);
+                    wraps.pop();
+                }
+                Inline::Field {
+                    instruction,
+                    children,
+                } if !self.is_page_number(instruction) => self.flatten(children, wraps, f),
+                Inline::CommentMark { id, mark } if *mark != CommentMarkKind::Reference => {
+                    if !self.opts.comments || !self.comment_numbers.contains_key(id.as_str()) {
+                        continue;
+                    }
+                    let open = &mut self.open_comments;
+                    let before = open.len();
+                    if *mark == CommentMarkKind::Start {
+                        if !open.contains(id) {
+                            open.push(id.clone());
+                        }
+                    } else {
+                        open.retain(|o| o != id);
+                    }
+                    if open.len() != before {
+                        f.comments.push(open.clone());
+                    }
+                }
+                Inline::Tab => {
+                    f.push(Piece::Tab, wraps);
+                    f.seg += 1;
+                }
+                Inline::Break { .. } => {
+                    f.push(Piece::Break(inline), wraps);
+                    f.line += 1;
+                    f.seg = 0;
+                }
+                _ => f.push(Piece::Leaf(inline), wraps),
+            }
+        }
+    }
+
+    /// Closes the frames of `open` that `path` does not share and opens the rest of it.
+    fn sync_frames(&mut self, open: &mut Vec<Frame>, path: &[Frame], flat: &Flattened<'_>) {
+        let common = open.iter().zip(path).take_while(|(a, b)| a == b).count();
+        while open.len() > common {
+            match open.pop() {
+                Some(Frame::Wrap(w)) => self.close_wrapper(flat.wrappers[w]),
+                Some(Frame::Comment(_)) => self.out.push_str("</mark>"),
+                Some(_) => self.out.push_str("</span>"),
+                None => {}
+            }
+        }
+        for frame in &path[common..] {
+            match frame {
+                Frame::TabBox(b) => {
+                    let b = &flat.boxes[*b];
+                    // A box ending in text aligned at its stop has the stop's width (its
+                    // other text wraps inside); one before a left stop grows past it
+                    // when its text is wider.
+                    let (class, prop) = if b.stop.align == TabAlign::Left {
+                        ("docx-tabbox", "min-width")
+                    } else {
+                        ("docx-tabbox docx-tabbox-to-stop", "width")
+                    };
+                    let _ = write!(
+                        self.out,
+                        "<span class=\"{class}\" style=\"{prop}:{}pt\">",
+                        num(b.width)
+                    );
+                }
+                Frame::Seg(_, false) => self.out.push_str("<span class=\"docx-tabseg\">"),
+                Frame::Seg(b, true) => {
+                    self.out
+                        .push_str(if flat.boxes[*b].stop.align == TabAlign::Center {
+                            "<span class=\"docx-tabseg docx-tab-center\">"
+                        } else {
+                            "<span class=\"docx-tabseg docx-tab-end\">"
+                        })
+                }
+                Frame::Wrap(w) => self.open_wrapper(flat.wrappers[*w]),
+                Frame::Comment(id) => {
+                    let anchor = anchor_id(id);
+                    let _ = write!(
+                        self.out,
+                        "<mark class=\"docx-comment-range\" data-comment=\"{anchor}\""
+                    );
+                    if self.comment_ranges_shown.insert(id.clone()) {
+                        let _ = write!(self.out, " id=\"docx-crange-{anchor}\"");
+                    }
+                    self.out.push('>');
+                }
+            }
+            open.push(frame.clone());
+        }
+    }
+
+    /// Whether a field shows the page number or count (rendered here, not its result).
+    fn is_page_number(&self, instruction: &str) -> bool {
+        self.page > 0
+            && matches!(
+                field_name(instruction).as_str(),
+                "PAGE" | "NUMPAGES" | "SECTIONPAGES"
+            )
+    }
+
     // ----- inlines -------------------------------------------------------------------
 
     fn inlines(&mut self, inlines: &[Inline], base: &RunFormat) {
@@ -583,10 +969,94 @@ impl<'d> Renderer<'d, '_> {
                 escape_into(&mut self.out, &p.label);
                 self.out.push_str("</span>");
             }
-            Inline::Hyperlink {
-                target,
-                tooltip,
+            Inline::Hyperlink { children, .. } => {
+                self.open_wrapper(inline);
+                self.inlines(children, base);
+                self.close_wrapper(inline);
+            }
+            Inline::Field {
+                instruction,
                 children,
+            } => {
+                let name = field_name(instruction);
+                let page_number = match name.as_str() {
+                    "PAGE" if self.page > 0 => Some(self.page),
+                    "NUMPAGES" | "SECTIONPAGES" if self.page > 0 => Some(self.pages),
+                    _ => None,
+                };
+                match page_number {
+                    Some(n) => {
+                        let format = children.iter().find_map(|c| match c {
+                            Inline::Text { format, .. } => Some(format),
+                            _ => None,
+                        });
+                        self.text(&n.to_string(), format.unwrap_or(base), base);
+                    }
+                    None => self.inlines(children, base),
+                }
+            }
+            Inline::Inserted { children, .. } | Inline::Deleted { children, .. } => {
+                self.open_wrapper(inline);
+                self.inlines(children, base);
+                self.close_wrapper(inline);
+            }
+            Inline::NoteReference {
+                kind, id, label, ..
+            } => {
+                let prefix = if *kind == NoteKind::Footnote {
+                    "fn"
+                } else {
+                    "en"
+                };
+                let id = anchor_id(id);
+                let _ = write!(
+                    self.out,
+                    "<sup class=\"docx-note-ref\"><a href=\"#docx-{prefix}-{id}\" id=\"docx-{prefix}ref-{id}\">"
+                );
+                escape_into(&mut self.out, label);
+                self.out.push_str("</a></sup>");
+            }
+            Inline::NoteMark { .. } => {
+                if let Some(label) = self.note_label {
+                    self.out.push_str("<sup class=\"docx-note-mark\">");
+                    escape_into(&mut self.out, label);
+                    self.out.push_str("</sup>");
+                }
+            }
+            Inline::CommentMark { id, mark } => {
+                if !self.opts.comments {
+                    return;
+                }
+                // Range starts and ends are laid out by `paragraph_inlines`.
+                if let (CommentMarkKind::Reference, Some(n)) =
+                    (mark, self.comment_numbers.get(id.as_str()).copied())
+                {
+                    let anchor = anchor_id(id);
+                    let _ = write!(
+                        self.out,
+                        "<a class=\"docx-comment-ref\" href=\"#docx-comment-{anchor}\""
+                    );
+                    if self.comment_refs_shown.insert(id.clone()) {
+                        let _ = write!(self.out, " id=\"docx-cref-{anchor}\"");
+                    }
+                    let _ = write!(self.out, ">[{n}]</a>");
+                }
+            }
+            Inline::Bookmark { name } => {
+                let _ = write!(
+                    self.out,
+                    "<a class=\"docx-bookmark\" id=\"docx-bm-{}\"></a>",
+                    anchor_id(name)
+                );
+            }
+        }
+    }
+
+    /// Opens the element of a hyperlink, insertion or deletion (nothing for others).
+    fn open_wrapper(&mut self, inline: &Inline) {
+        match inline {
+            Inline::Hyperlink {
+                target, tooltip, ..
             } => {
                 let href = match target {
                     LinkTarget::External { url } => safe_href(url),
@@ -620,36 +1090,8 @@ impl<'d> Renderer<'d, '_> {
                     self.out.push('"');
                 }
                 self.out.push('>');
-                self.inlines(children, base);
-                let closing = if self.out_is_link(target) {
-                    "</a>"
-                } else {
-                    "</span>"
-                };
-                self.out.push_str(closing);
             }
-            Inline::Field {
-                instruction,
-                children,
-            } => {
-                let name = field_name(instruction);
-                let page_number = match name.as_str() {
-                    "PAGE" if self.page > 0 => Some(self.page),
-                    "NUMPAGES" | "SECTIONPAGES" if self.page > 0 => Some(self.pages),
-                    _ => None,
-                };
-                match page_number {
-                    Some(n) => {
-                        let format = children.iter().find_map(|c| match c {
-                            Inline::Text { format, .. } => Some(format),
-                            _ => None,
-                        });
-                        self.text(&n.to_string(), format.unwrap_or(base), base);
-                    }
-                    None => self.inlines(children, base),
-                }
-            }
-            Inline::Inserted { revision, children } | Inline::Deleted { revision, children } => {
+            Inline::Inserted { revision, .. } | Inline::Deleted { revision, .. } => {
                 let (tag, class) = if matches!(inline, Inline::Inserted { .. }) {
                     ("ins", "docx-ins")
                 } else {
@@ -677,62 +1119,25 @@ impl<'d> Renderer<'d, '_> {
                     self.out.push('"');
                 }
                 self.out.push('>');
-                self.inlines(children, base);
-                let _ = write!(self.out, "</{tag}>");
             }
-            Inline::NoteReference {
-                kind, id, label, ..
-            } => {
-                let prefix = if *kind == NoteKind::Footnote {
-                    "fn"
+            _ => {}
+        }
+    }
+
+    /// Closes what [`Self::open_wrapper`] opened.
+    fn close_wrapper(&mut self, inline: &Inline) {
+        match inline {
+            Inline::Hyperlink { target, .. } => {
+                let closing = if self.out_is_link(target) {
+                    "</a>"
                 } else {
-                    "en"
+                    "</span>"
                 };
-                let id = anchor_id(id);
-                let _ = write!(
-                    self.out,
-                    "<sup class=\"docx-note-ref\"><a href=\"#docx-{prefix}-{id}\" id=\"docx-{prefix}ref-{id}\">"
-                );
-                escape_into(&mut self.out, label);
-                self.out.push_str("</a></sup>");
+                self.out.push_str(closing);
             }
-            Inline::NoteMark { .. } => {
-                if let Some(label) = self.note_label {
-                    self.out.push_str("<sup class=\"docx-note-mark\">");
-                    escape_into(&mut self.out, label);
-                    self.out.push_str("</sup>");
-                }
-            }
-            Inline::CommentMark { id, mark } => {
-                if !self.opts.comments {
-                    return;
-                }
-                let n = self.comment_numbers.get(id.as_str()).copied();
-                match (mark, n) {
-                    (CommentMarkKind::Reference, Some(n)) => {
-                        let _ = write!(
-                            self.out,
-                            "<a class=\"docx-comment-ref\" href=\"#docx-comment-{}\">[{n}]</a>",
-                            anchor_id(id)
-                        );
-                    }
-                    (CommentMarkKind::Start, Some(_)) => {
-                        let _ = write!(
-                            self.out,
-                            "<span class=\"docx-comment-start\" data-comment=\"{}\"></span>",
-                            anchor_id(id)
-                        );
-                    }
-                    _ => {}
-                }
-            }
-            Inline::Bookmark { name } => {
-                let _ = write!(
-                    self.out,
-                    "<a class=\"docx-bookmark\" id=\"docx-bm-{}\"></a>",
-                    anchor_id(name)
-                );
-            }
+            Inline::Inserted { .. } => self.out.push_str("</ins>"),
+            Inline::Deleted { .. } => self.out.push_str("</del>"),
+            _ => {}
         }
     }
 
@@ -970,6 +1375,78 @@ fn is_empty_block(b: &Block) -> bool {
     match b {
         Block::Paragraph(p) => p.inlines.iter().all(is_invisible),
         _ => false,
+    }
+}
+
+/// Whether `pred` holds for an inline of `inlines` or of the wrappers among them (not
+/// looking into text boxes, which are paragraphs of their own).
+fn contains(inlines: &[Inline], pred: &dyn Fn(&Inline) -> bool) -> bool {
+    inlines.iter().any(|i| {
+        pred(i)
+            || match i {
+                Inline::Hyperlink { children, .. }
+                | Inline::Field { children, .. }
+                | Inline::Inserted { children, .. }
+                | Inline::Deleted { children, .. } => contains(children, pred),
+                _ => false,
+            }
+    })
+}
+
+/// Estimated width of a piece in points, for choosing tab stops.
+fn estimated_width(piece: &Piece<'_>, base: &RunFormat) -> f32 {
+    let size = |f: &RunFormat| f.size.or(base.size).unwrap_or(11.0);
+    match piece {
+        Piece::Leaf(Inline::Text { text, format }) => {
+            tabs::estimate(text.chars().count(), size(format))
+        }
+        Piece::Part(text, format) => tabs::estimate(text.chars().count(), size(format)),
+        Piece::Leaf(Inline::Symbol { format, .. }) => tabs::estimate(1, size(format)),
+        Piece::Leaf(Inline::NoteReference { label, .. }) => {
+            tabs::estimate(label.chars().count(), size(base) * 0.6)
+        }
+        Piece::Leaf(Inline::Image(img)) if img.anchor.is_none() => img.width,
+        _ => 0.0,
+    }
+}
+
+/// Splits the text at a decimal tab's stop at its first point: the part before it aligns
+/// at the stop like right-aligned text, the rest follows it. Without a point the whole
+/// text aligns right of nothing, as in Word.
+fn split_decimals(flat: &mut Flattened<'_>, plans: &[(usize, Vec<PlacedTab>)]) {
+    for (line, (_, placed)) in plans.iter().enumerate() {
+        for (k, stop) in placed.iter().enumerate() {
+            if stop.align != TabAlign::Decimal {
+                continue;
+            }
+            let seg = k + 1;
+            let mut split_at = None;
+            for (i, item) in flat.items.iter_mut().enumerate() {
+                if item.line != line || item.seg != seg {
+                    continue;
+                }
+                if split_at.is_some() {
+                    item.after_point = true;
+                } else if let Piece::Leaf(Inline::Text { text, format }) = item.piece {
+                    if let Some(at) = text.find('.') {
+                        item.piece = Piece::Part(&text[..at], format);
+                        split_at = Some((i, &text[at..], format));
+                    }
+                }
+            }
+            if let Some((i, rest, format)) = split_at {
+                let model = &flat.items[i];
+                let after = Flat {
+                    piece: Piece::Part(rest, format),
+                    wraps: model.wraps.clone(),
+                    comments: model.comments,
+                    line: model.line,
+                    seg: model.seg,
+                    after_point: true,
+                };
+                flat.items.insert(i + 1, after);
+            }
+        }
     }
 }
 

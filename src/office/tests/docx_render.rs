@@ -288,3 +288,246 @@ fn theme_colours_resolve_from_the_theme_part() {
     assert!(html.contains("color:#111111"));
     assert!(!html.contains("#ED7D31"));
 }
+
+/// The `<p …>…</p>` holding `text`.
+fn paragraph_with<'h>(html: &'h str, text: &str) -> &'h str {
+    let at = html
+        .find(text)
+        .unwrap_or_else(|| panic!("{text:?} in {html}"));
+    let start = html[..at].rfind("<p").unwrap();
+    let end = at + html[at..].find("</p>").unwrap() + 4;
+    &html[start..end]
+}
+
+fn tab_run() -> &'static str {
+    "<w:r><w:tab/></w:r>"
+}
+
+#[test]
+fn tab_stops_resolve_through_styles_and_lay_out_leaders_and_alignment() {
+    // A table-of-contents style with a right stop at the text edge (dot leader) and a
+    // left stop the paragraph clears; the entry sits in an internal link as Word writes it.
+    let styles = w_part(
+        "styles",
+        r#"<w:style w:type="paragraph" w:styleId="TocBase"><w:name w:val="TocBase"/>
+             <w:pPr><w:tabs><w:tab w:val="left" w:pos="1000"/></w:tabs></w:pPr></w:style>
+           <w:style w:type="paragraph" w:styleId="TOC1"><w:name w:val="toc 1"/><w:basedOn w:val="TocBase"/>
+             <w:pPr><w:tabs><w:tab w:val="right" w:leader="dot" w:pos="9350"/></w:tabs></w:pPr></w:style>"#,
+    );
+    let body = format!(
+        concat!(
+            r#"<w:p><w:pPr><w:pStyle w:val="TOC1"/><w:tabs><w:tab w:val="clear" w:pos="1000"/></w:tabs></w:pPr>"#,
+            r#"<w:hyperlink w:anchor="_Toc1"><w:r><w:t>Heading &amp; more</w:t></w:r>{tab}<w:r><w:t>12</w:t></w:r></w:hyperlink></w:p>"#,
+            // Left stop 2160 with the paragraph indented 720: 72pt after the indent.
+            r#"<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="2160"/></w:tabs><w:ind w:left="720"/></w:pPr>"#,
+            r#"<w:r><w:t>Name:</w:t></w:r>{tab}<w:r><w:t>Ada</w:t></w:r></w:p>"#,
+            // Centre and right stops (a header line), then a decimal stop.
+            r#"<w:p><w:pPr><w:tabs><w:tab w:val="center" w:pos="4680"/><w:tab w:val="right" w:leader="hyphen" w:pos="9360"/></w:tabs></w:pPr>"#,
+            r#"<w:r><w:t>Left</w:t></w:r>{tab}<w:r><w:t>Mid</w:t></w:r>{tab}<w:r><w:t>End</w:t></w:r></w:p>"#,
+            r#"<w:p><w:pPr><w:tabs><w:tab w:val="decimal" w:leader="underscore" w:pos="4320"/></w:tabs></w:pPr>"#,
+            r#"<w:r><w:t>Cost</w:t></w:r>{tab}<w:r><w:t>12.50</w:t></w:r></w:p>"#,
+            // No custom stop: a plain tab character for the default stops.
+            r#"<w:p><w:r><w:t>Plain</w:t></w:r>{tab}<w:r><w:t>tab</w:t></w:r></w:p>"#,
+        ),
+        tab = tab_run()
+    );
+    let mut f = DocxFixture::new(&body);
+    f.styles = Some(styles);
+    let html = render(&f.build());
+
+    let toc = paragraph_with(&html, "Heading &amp; more");
+    assert_eq!(
+        toc,
+        concat!(
+            r#"<p class="docx-p docx-s-TOC1">"#,
+            r#"<span class="docx-tabbox docx-tabbox-to-stop" style="width:467.5pt">"#,
+            r##"<span class="docx-tabseg"><a href="#docx-bm-_Toc1">Heading &amp; more</a></span>"##,
+            r#"<span class="docx-leader docx-leader-dot"></span>"#,
+            r##"<span class="docx-tabseg docx-tab-end"><a href="#docx-bm-_Toc1">12</a></span>"##,
+            "</span></p>"
+        ),
+        "the cleared 50pt stop is gone, the number ends at the right stop"
+    );
+    let form = paragraph_with(&html, "Name:");
+    assert!(
+        form.contains(concat!(
+            r#"<span class="docx-tabbox" style="min-width:72pt"><span class="docx-tabseg">Name:</span>"#,
+            r#"<span class="docx-leader"></span></span>Ada</p>"#
+        )),
+        "{form}"
+    );
+    let header = paragraph_with(&html, "Mid");
+    assert!(
+        header.contains(concat!(
+            r#"<span class="docx-tabbox docx-tabbox-to-stop" style="width:234pt"><span class="docx-tabseg">Left</span>"#,
+            r#"<span class="docx-leader"></span><span class="docx-tabseg docx-tab-center">Mid</span></span>"#,
+            r#"<span class="docx-tabbox docx-tabbox-to-stop" style="width:234pt"><span class="docx-leader docx-leader-hyphen"></span>"#,
+            r#"<span class="docx-tabseg docx-tab-end">End</span></span>"#
+        )),
+        "{header}"
+    );
+    let decimal = paragraph_with(&html, "Cost");
+    assert!(
+        decimal.contains(concat!(
+            r#"<span class="docx-leader docx-leader-underscore"></span>"#,
+            r#"<span class="docx-tabseg docx-tab-end">12</span></span>.50</p>"#
+        )),
+        "{decimal}"
+    );
+    let plain = paragraph_with(&html, "Plain");
+    assert!(
+        plain.contains("Plain<span class=\"docx-tab\">\t</span>tab"),
+        "{plain}"
+    );
+    assert!(!plain.contains("docx-tabbox"));
+    // Word's default stop interval when settings say nothing.
+    assert!(html.starts_with(r#"<article class="docx" style="tab-size:36pt">"#));
+}
+
+#[test]
+fn default_tab_stop_comes_from_settings() {
+    let mut f = DocxFixture::new(&format!(
+        "<w:p><w:r><w:t>a</w:t></w:r>{}<w:r><w:t>b</w:t></w:r></w:p>",
+        tab_run()
+    ));
+    f.rels.push((
+        "rId70".into(),
+        "settings".into(),
+        "settings.xml".into(),
+        false,
+    ));
+    f.parts.push((
+        "word/settings.xml".into(),
+        w_part("settings", r#"<w:defaultTabStop w:val="360"/>"#).into_bytes(),
+    ));
+    let bytes = f.build();
+    let doc = parse_docx(&bytes, &OfficeLimits::default()).unwrap();
+    assert_eq!(doc.default_tab_stop, 18.0);
+    let html = render(&bytes);
+    assert!(html.starts_with(r#"<article class="docx" style="tab-size:18pt">"#));
+}
+
+#[test]
+fn a_hanging_indent_is_a_tab_stop_and_breaks_start_new_lines() {
+    // "1.<tab>text" with a hanging indent: the tab reaches the indent (Word's implicit
+    // stop). After the line break the stops count from the indent again.
+    let body = format!(
+        concat!(
+            r#"<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="2880"/></w:tabs><w:ind w:left="720" w:hanging="360"/></w:pPr>"#,
+            r#"<w:r><w:t>1.</w:t></w:r>{tab}<w:r><w:t>first</w:t><w:br/><w:t>x</w:t></w:r>{tab}<w:r><w:t>second</w:t></w:r></w:p>"#,
+        ),
+        tab = tab_run()
+    );
+    let html = render(&DocxFixture::new(&body).build());
+    let p = paragraph_with(&html, "first");
+    assert!(
+        p.contains(concat!(
+            r#"<span class="docx-tabbox" style="min-width:18pt"><span class="docx-tabseg">1.</span>"#,
+            r#"<span class="docx-leader"></span></span>first<br>"#,
+            r#"<span class="docx-tabbox" style="min-width:108pt"><span class="docx-tabseg">x</span>"#,
+            r#"<span class="docx-leader"></span></span>second</p>"#
+        )),
+        "{p}"
+    );
+}
+
+#[test]
+fn comment_ranges_are_highlighted_across_runs_links_and_paragraphs_and_linked_both_ways() {
+    let body = concat!(
+        r#"<w:p><w:r><w:t xml:space="preserve">Before </w:t></w:r><w:commentRangeStart w:id="7"/>"#,
+        r#"<w:r><w:t xml:space="preserve">start </w:t></w:r>"#,
+        r#"<w:hyperlink w:anchor="bm"><w:r><w:t>in</w:t></w:r><w:commentRangeStart w:id="8"/><w:r><w:t>link</w:t></w:r></w:hyperlink>"#,
+        r#"<w:r><w:rPr><w:b/></w:rPr><w:t>bold</w:t></w:r></w:p>"#,
+        // Between paragraphs: comment 8 ends before the next paragraph's text.
+        r#"<w:commentRangeEnd w:id="8"/>"#,
+        r#"<w:p><w:r><w:t>carried</w:t></w:r><w:commentRangeEnd w:id="7"/>"#,
+        r#"<w:r><w:commentReference w:id="7"/></w:r><w:r><w:t xml:space="preserve"> after</w:t></w:r></w:p>"#,
+    );
+    let mut f = DocxFixture::new(body);
+    f.comments = Some(w_part(
+        "comments",
+        &format!(
+            r#"<w:comment w:id="7" w:author="Ann &lt;A&gt;">{}</w:comment><w:comment w:id="8" w:author="Bo">{}</w:comment>"#,
+            para("Outer"),
+            para("Inner")
+        ),
+    ));
+    let bytes = f.build();
+    let html = render(&bytes);
+    let mark = |id: &str, first: bool| {
+        if first {
+            format!(
+                r#"<mark class="docx-comment-range" data-comment="{id}" id="docx-crange-{id}">"#
+            )
+        } else {
+            format!(r#"<mark class="docx-comment-range" data-comment="{id}">"#)
+        }
+    };
+    assert_eq!(
+        paragraph_with(&html, "Before"),
+        format!(
+            concat!(
+                r#"<p class="docx-p">Before {m7}start </mark>"#,
+                r##"<a href="#docx-bm-bm">{m7b}in{m8}link</mark></mark></a>"##,
+                r#"{m7b}{m8b}<span style="font-weight:bold;">bold</span></mark></mark></p>"#
+            ),
+            m7 = mark("7", true),
+            m7b = mark("7", false),
+            m8 = mark("8", true),
+            m8b = mark("8", false),
+        )
+    );
+    assert_eq!(
+        paragraph_with(&html, "carried"),
+        format!(
+            r##"<p class="docx-p">{}carried</mark><a class="docx-comment-ref" href="#docx-comment-7" id="docx-cref-7">[1]</a> after</p>"##,
+            mark("7", false)
+        )
+    );
+    // The panel leads back to where each range starts.
+    assert!(html.contains(concat!(
+        r#"<div class="docx-comment" id="docx-comment-7"><div class="docx-comment-meta">"#,
+        r##"<a class="docx-comment-back" href="#docx-crange-7">[1]</a> Ann &lt;A&gt;</div>"##
+    )));
+    assert!(html.contains(r##"<a class="docx-comment-back" href="#docx-crange-8">[2]</a> Bo"##));
+    assert_eq!(html.matches("id=\"docx-crange-7\"").count(), 1);
+
+    // Without the panel there is nothing to highlight for.
+    let doc = parse_docx(&bytes, &OfficeLimits::default()).unwrap();
+    let plain = render_html(
+        &doc,
+        &RenderOptions {
+            comments: false,
+            ..RenderOptions::default()
+        },
+    );
+    assert!(!plain.contains("<mark"));
+    assert!(plain.contains(r#"<p class="docx-p">carried after</p>"#));
+}
+
+#[test]
+fn a_comment_range_inside_a_tab_box_stays_inside_its_segments() {
+    let body = concat!(
+        r#"<w:p><w:pPr><w:tabs><w:tab w:val="right" w:leader="dot" w:pos="9000"/></w:tabs></w:pPr>"#,
+        r#"<w:commentRangeStart w:id="1"/><w:r><w:t>Title</w:t></w:r><w:r><w:tab/></w:r><w:r><w:t>9</w:t></w:r>"#,
+        r#"<w:commentRangeEnd w:id="1"/></w:p>"#,
+    );
+    let mut f = DocxFixture::new(body);
+    f.comments = Some(w_part(
+        "comments",
+        &format!(
+            r#"<w:comment w:id="1" w:author="C">{}</w:comment>"#,
+            para("c")
+        ),
+    ));
+    let html = render(&f.build());
+    assert_eq!(
+        paragraph_with(&html, "Title"),
+        concat!(
+            r#"<p class="docx-p"><span class="docx-tabbox docx-tabbox-to-stop" style="width:450pt">"#,
+            r#"<span class="docx-tabseg"><mark class="docx-comment-range" data-comment="1" id="docx-crange-1">Title</mark></span>"#,
+            r#"<span class="docx-leader docx-leader-dot"></span>"#,
+            r#"<span class="docx-tabseg docx-tab-end"><mark class="docx-comment-range" data-comment="1">9</mark></span></span></p>"#
+        )
+    );
+}
