@@ -1,6 +1,6 @@
-//! The 60-page benchmark report in the viewer, in real Chromium: the page frame is laid out
+//! DOCX in real Chromium. The 60-page benchmark report: the page frame is laid out
 //! and painted, the text is there, and a screenshot is kept for a person to review at
-//! `target/test-artifacts/report-60p.png`.
+//! `target/test-artifacts/report-60p.png`. Equations: laid out by the browser as MathML.
 
 mod common;
 
@@ -147,4 +147,120 @@ async fn report_60p_shows_its_page_frame_and_text_and_is_screenshotted() {
     let above = (left + width / 2.0, top - 10.0);
     assert_eq!(pixel(inside.0, inside.1), PAPER, "paper at {inside:?}");
     assert_eq!(pixel(above.0, above.1), DESK, "desk at {above:?}");
+}
+
+/// A Word package holding `body` (WordprocessingML with the `m:` namespace declared).
+fn docx_with_body(body: &str) -> Vec<u8> {
+    use std::io::Write;
+    let document = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><w:body>{body}</w:body></w:document>"#
+    );
+    let parts = [
+        ("[Content_Types].xml", r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>"#.to_string()),
+        ("_rels/.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>"#.to_string()),
+        ("word/document.xml", document),
+    ];
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, text) in parts {
+        zip.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn equations_are_laid_out_as_math_by_the_browser() {
+    let r = |t: &str| format!("<m:r><m:t>{t}</m:t></m:r>");
+    let fraction = format!(
+        "{}<m:f><m:num>{}</m:num><m:den>{}</m:den></m:f>",
+        r("x="),
+        r("a+b"),
+        r("2c")
+    );
+    let sum = format!(
+        "<m:nary><m:naryPr><m:chr m:val=\"∑\"/><m:limLoc m:val=\"undOvr\"/></m:naryPr><m:sub>{}</m:sub><m:sup>{}</m:sup><m:e>{}</m:e></m:nary>",
+        r("i=1"),
+        r("n"),
+        r("i")
+    );
+    let body = format!(
+        "<w:p><w:r><w:t xml:space=\"preserve\">Inline </w:t></w:r><m:oMath>{}<m:sSup><m:e>{}</m:e><m:sup>{}</m:sup></m:sSup></m:oMath></w:p>\
+         <w:p><m:oMathPara><m:oMath>{fraction}</m:oMath></m:oMathPara></w:p>\
+         <w:p><m:oMathPara><m:oMath>{sum}</m:oMath></m:oMathPara></w:p>",
+        r("E=m"),
+        r("c"),
+        r("2")
+    );
+    let s = start(|_| {}).await;
+    s.write("math.docx", docx_with_body(&body));
+    let shell_url = s.preview_ok("math.docx").await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&shell_url).await;
+    wait_for(
+        &page,
+        "document.readyState === 'complete' && document.querySelectorAll('#view-document math').length === 3",
+    )
+    .await;
+    eval(&page, "document.fonts.ready.then(() => true)").await;
+    let layout = eval(
+        &page,
+        r#"(() => {
+            const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, height: r.height }; };
+            const maths = [...document.querySelectorAll('#view-document math')];
+            const frac = document.querySelector('#view-document mfrac');
+            const num = frac.children[0].getBoundingClientRect();
+            const den = frac.children[1].getBoundingClientRect();
+            const text = document.querySelector('#view-document .docx-body p');
+            return {
+                ns: maths.map((m) => m.namespaceURI),
+                display: maths.map((m) => getComputedStyle(m).display),
+                boxes: maths.map(box),
+                numBottom: num.bottom, denTop: den.top,
+                lineHeight: parseFloat(getComputedStyle(text).fontSize),
+                sup: box(document.querySelector('#view-document msup > :last-child')),
+                base: box(document.querySelector('#view-document msup > :first-child')),
+            };
+        })()"#,
+    )
+    .await;
+    browser.close().await;
+
+    // The browser parsed real MathML (not unknown HTML elements) and laid it out as math:
+    // the inline equation in the line, the two display equations as blocks.
+    assert!(
+        layout["ns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n == "http://www.w3.org/1998/Math/MathML"),
+        "{layout}"
+    );
+    // `inline math` computes to its short form.
+    assert_eq!(layout["display"][0], "math", "{layout}");
+    assert_eq!(layout["display"][1], "block math", "{layout}");
+    // The fraction stacks: numerator above denominator, taller than a line of text.
+    assert!(
+        layout["numBottom"].as_f64().unwrap() <= layout["denTop"].as_f64().unwrap(),
+        "{layout}"
+    );
+    let boxes = layout["boxes"].as_array().unwrap();
+    let frac_height = boxes[1]["height"].as_f64().unwrap();
+    assert!(
+        frac_height > 1.6 * layout["lineHeight"].as_f64().unwrap(),
+        "{layout}"
+    );
+    // Display equations do not overlap each other.
+    assert!(
+        boxes[1]["bottom"].as_f64().unwrap() <= boxes[2]["top"].as_f64().unwrap() + 0.5,
+        "{layout}"
+    );
+    // The superscript is raised above its base.
+    assert!(
+        layout["sup"]["top"].as_f64().unwrap() < layout["base"]["top"].as_f64().unwrap(),
+        "{layout}"
+    );
 }

@@ -709,6 +709,9 @@ fn tokens(out: &mut String, text: &str, plain: bool, bold: bool) {
             let _ = write!(out, "<mi{variant}>");
             escape_into(out, &text[start..end]);
             out.push_str("</mi>");
+        } else if c == '-' {
+            // Word draws a hyphen-minus in an equation as the minus sign.
+            mo(out, "\u{2212}", "");
         } else {
             mo(out, &text[start..end], "");
         }
@@ -755,7 +758,7 @@ mod tests {
         assert!(eq.display);
         let html = eq.to_mathml();
         assert!(html.starts_with("<math display=\"block\"><mrow><mi>x</mi><mo>=</mo><mfrac>"));
-        assert!(html.contains("<msqrt><mrow><msup><mrow><mi>b</mi></mrow><mrow><mn>2</mn></mrow></msup><mo>-</mo><mn>4</mn><mi>a</mi><mi>c</mi></mrow></msqrt>"));
+        assert!(html.contains("<msqrt><mrow><msup><mrow><mi>b</mi></mrow><mrow><mn>2</mn></mrow></msup><mo>\u{2212}</mo><mn>4</mn><mi>a</mi><mi>c</mi></mrow></msqrt>"));
         assert!(html.contains("<mrow><mn>2</mn><mi>a</mi></mrow></mfrac>"));
         assert_eq!(eq.text(), "x=-b±√b2-4ac/2a");
     }
