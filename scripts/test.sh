@@ -3,7 +3,7 @@
 #
 # On a fresh Debian machine it first installs what the tests need: Debian's Chromium for
 # the real-browser tests and the export, poppler-utils (pdfinfo, pdftotext) to check the
-# exported PDFs, and Carlito for the PPTX text-layout test. Then: formatting, lints, and every test (unit, HTTP over a real
+# exported PDFs, Carlito for the PPTX text-layout test and DejaVu Math for equations. Then: formatting, lints, and every test (unit, HTTP over a real
 # listener, real symlinks and FIFOs, the Office corpus, real Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,8 @@ command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 # Carlito (metric twin of Calibri, the Office theme font) for the PPTX layout tests.
 fc-list 2>/dev/null | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
+# A font with an OpenType MATH table, for the DOCX equation layout test.
+fc-list 2>/dev/null | grep -qi 'DejaVu Math' || need_apt+=(fonts-dejavu-extra)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   sudo_cmd=()
