@@ -131,24 +131,8 @@ struct ServeArgs {
     log_json: bool,
 }
 
-/// For the one-shot commands: glibc hands large freed blocks straight back to the kernel,
-/// and the next large block then costs fresh, zeroed pages (a third of a 300-page DOCX
-/// preview was page faults). A process that exits in milliseconds gains nothing from
-/// returning memory early, so large blocks come from the heap and are reused.
-/// Measured in benches/README.md (DOCX vs mammoth.js). The server keeps glibc's defaults.
-fn keep_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes allocator tunables; called before any threads start.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if !matches!(cli.command, Command::Serve(_)) {
-        keep_freed_memory();
-    }
     match cli.command {
         Command::Serve(args) => run_serve(args),
         Command::Preview(args) => {
