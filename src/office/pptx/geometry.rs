@@ -148,10 +148,7 @@ impl PathBuilder {
         if wr <= 0.0 || hr <= 0.0 || sw == 0.0 || !sw.is_finite() || !st.is_finite() {
             return self;
         }
-        let param = |deg: f64| {
-            let a = deg.to_radians();
-            (wr * a.sin()).atan2(hr * a.cos())
-        };
+        let param = |deg: f64| ellipse_param(wr, hr, deg);
         let t0 = param(st);
         let sw = sw.clamp(-360.0, 360.0);
         let mut dt = param(st + sw) - t0;
@@ -736,13 +733,7 @@ fn preset(name: &str, w: f64, h: f64, a: &Adj<'_>) -> Vec<SubPath> {
             // The visual angle of the tip from the centre; the wedge leaves the ellipse
             // 11 degrees either side of it.
             let ang = (tip.1 - ry).atan2(tip.0 - rx).to_degrees();
-            let on = |deg: f64| {
-                let t = {
-                    let a = deg.to_radians();
-                    (rx * a.sin()).atan2(ry * a.cos())
-                };
-                (rx + rx * t.cos(), ry + ry * t.sin())
-            };
+            let on = |deg: f64| ellipse_point(rx, ry, deg);
             let inside = ((tip.0 - rx) / rx.max(f64::EPSILON)).powi(2)
                 + ((tip.1 - ry) / ry.max(f64::EPSILON)).powi(2)
                 <= 1.0;
@@ -974,11 +965,7 @@ fn preset(name: &str, w: f64, h: f64, a: &Adj<'_>) -> Vec<SubPath> {
             let en = a.get("adj2", 0.0) / 60_000.0;
             let sw = (en - st).rem_euclid(360.0);
             let (rx, ry) = (w / 2.0, h / 2.0);
-            let t = {
-                let r = st.to_radians();
-                (rx * r.sin()).atan2(ry * r.cos())
-            };
-            b.m((rx + rx * t.cos(), ry + ry * t.sin()));
+            b.m(ellipse_point(rx, ry, st));
             b.arc(rx, ry, st, if sw == 0.0 { 360.0 } else { sw });
             b.no_fill();
         }
@@ -987,11 +974,7 @@ fn preset(name: &str, w: f64, h: f64, a: &Adj<'_>) -> Vec<SubPath> {
             let en = a.get("adj2", 16_200_000.0) / 60_000.0;
             let sw = (en - st).rem_euclid(360.0);
             let (rx, ry) = (w / 2.0, h / 2.0);
-            let t = {
-                let r = st.to_radians();
-                (rx * r.sin()).atan2(ry * r.cos())
-            };
-            b.m((rx + rx * t.cos(), ry + ry * t.sin()));
+            b.m(ellipse_point(rx, ry, st));
             b.arc(rx, ry, st, sw);
             if name == "pie" {
                 b.l((rx, ry));
@@ -1391,6 +1374,19 @@ impl Guides {
             0.0
         }
     }
+}
+
+/// The parameter of the point of an ellipse (radii `rx`, `ry`) that lies at the visual
+/// angle `deg` from its centre, as DrawingML measures arc angles.
+fn ellipse_param(rx: f64, ry: f64, deg: f64) -> f64 {
+    let a = deg.to_radians();
+    (rx * a.sin()).atan2(ry * a.cos())
+}
+
+/// The point at visual angle `deg` on the ellipse inscribed in the box `2rx × 2ry`.
+fn ellipse_point(rx: f64, ry: f64, deg: f64) -> (f64, f64) {
+    let t = ellipse_param(rx, ry, deg);
+    (rx + rx * t.cos(), ry + ry * t.sin())
 }
 
 #[cfg(test)]

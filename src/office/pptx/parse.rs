@@ -521,17 +521,22 @@ impl Parser<'_, '_> {
         Ok(theme)
     }
 
+    /// Part `part` as XML; `None` when it is absent or unreadable in a way a deck survives.
+    fn read_if_present(&self, part: &str) -> OfficeResult<Option<XmlDoc>> {
+        if self.package.has_part(part) {
+            tolerate(self.package.read_xml(part, UNDERSTOOD))
+        } else {
+            Ok(None)
+        }
+    }
+
     fn master(&mut self, part: &str) -> OfficeResult<Option<Rc<MasterPart>>> {
         if let Some(m) = self.masters.get(part) {
             return Ok(m.clone());
         }
         // Mark as in progress so a loop back here finds "no master".
         self.masters.insert(part.to_owned(), None);
-        let doc = if self.package.has_part(part) {
-            tolerate(self.package.read_xml(part, UNDERSTOOD))?
-        } else {
-            None
-        };
+        let doc = self.read_if_present(part)?;
         let master = match doc {
             Some(doc) if doc.root().is(Ns::P, "sldMaster") => {
                 let rels = self.rels_of(part)?;
@@ -565,11 +570,7 @@ impl Parser<'_, '_> {
             return Ok(l.clone());
         }
         self.layouts.insert(part.to_owned(), None);
-        let doc = if self.package.has_part(part) {
-            tolerate(self.package.read_xml(part, UNDERSTOOD))?
-        } else {
-            None
-        };
+        let doc = self.read_if_present(part)?;
         let layout = match doc {
             Some(doc) if doc.root().is(Ns::P, "sldLayout") => {
                 let rels = self.rels_of(part)?;
