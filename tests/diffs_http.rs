@@ -94,7 +94,7 @@ async fn the_viewer_page_is_rendered_on_first_view_then_served_from_its_cache() 
         "the page is not rendered before anyone opens it"
     );
 
-    let first = s.get(path).await.text().await.unwrap();
+    let first = s.get_text(path).await;
     assert!(first.contains("data-theme=\"light\""));
     assert!(first.contains("4242"));
     assert!(first.contains("<span class=\"hl-"), "highlighted as Rust");
@@ -102,10 +102,10 @@ async fn the_viewer_page_is_rendered_on_first_view_then_served_from_its_cache() 
 
     // A lost cache is rendered again, byte for byte.
     std::fs::remove_file(&cached).unwrap();
-    assert_eq!(s.get(path).await.text().await.unwrap(), first);
+    assert_eq!(s.get_text(path).await, first);
     // Later views are the cached file.
     std::fs::write(&cached, "cached page").unwrap();
-    assert_eq!(s.get(path).await.text().await.unwrap(), "cached page");
+    assert_eq!(s.get_text(path).await, "cached page");
     // A damaged recipe is a server error, never a page; the wrong token still reveals nothing.
     std::fs::remove_file(&cached).unwrap();
     std::fs::write(&recipe, "{").unwrap();

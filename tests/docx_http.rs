@@ -20,12 +20,7 @@ async fn a_document_has_a_document_view_model_and_media() {
     assert_eq!(body["views"][0]["name"], "document");
     let (id, token) = ids(&body);
 
-    let page = s
-        .get(&format!("/p/{id}/{token}/"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
     assert!(page.contains("docx.css"));
     let images: Vec<&str> = page
         .match_indices("src=\"media/")

@@ -52,12 +52,7 @@ async fn html_snapshot_lists_its_views_and_serves_them_from_one_read() {
     assert!(!html.contains("allow-same-origin"));
     assert!(html.contains(body["sha256"].as_str().unwrap()));
 
-    let source = s
-        .get(&format!("/p/{id}/{token}/source"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let source = s.get_text(&format!("/p/{id}/{token}/source")).await;
     assert!(
         source.contains("Hello"),
         "source shows the snapshot, not the changed file"
@@ -420,12 +415,7 @@ async fn markdown_renders_without_active_content() {
         "# Title\n\n<script>window.pwned=1</script>\n\n[click](javascript:alert(1))\n\n<img src=x onerror=alert(1)>\n\n<a href=\"https://example.com\" onclick=\"x()\">ext</a>\n\n- [x] task\n",
     );
     let (id, token) = ids(&s.preview_ok("n.md").await);
-    let html = s
-        .get(&format!("/p/{id}/{token}/preview"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let html = s.get_text(&format!("/p/{id}/{token}/preview")).await;
     let article = &html[html.find("<article").unwrap()..html.find("</article>").unwrap()];
     let lower = article.to_ascii_lowercase();
     assert!(lower.contains("<h1>title</h1>"));
@@ -448,12 +438,7 @@ async fn images_binaries_and_text_views() {
     let body = s.preview_ok("p.png").await;
     assert_eq!(body["kind"], "image");
     let (id, token) = ids(&body);
-    let page = s
-        .get(&format!("/p/{id}/{token}/"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
     assert!(page.contains("1 × 1 px"), "{page}");
     let raw = s.get(&format!("/p/{id}/{token}/raw")).await;
     assert_eq!(raw.headers()["content-type"], "image/png");
@@ -468,12 +453,7 @@ async fn images_binaries_and_text_views() {
     );
 
     let (id, token) = ids(&s.preview_ok("big.rs").await);
-    let page = s
-        .get(&format!("/p/{id}/{token}/"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
     assert!(
         page.contains("Highlighting is off"),
         "past the cap: plain text"
@@ -481,12 +461,7 @@ async fn images_binaries_and_text_views() {
     assert_eq!(page.matches("<span class=\"line\">").count(), 10);
 
     let (id, token) = ids(&s.preview_ok("bad.txt").await);
-    let page = s
-        .get(&format!("/p/{id}/{token}/"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
     assert!(page.contains("not valid UTF-8"));
     assert!(page.contains('\u{FFFD}'));
 

@@ -26,12 +26,7 @@ async fn a_deck_has_slides_a_model_and_media() {
     assert_eq!(body["kind"], "pptx");
     assert_eq!(body["views"][0]["name"], "slides");
     let (id, token) = ids(&body);
-    let page = s
-        .get(&format!("/p/{id}/{token}/"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
     // The viewer script comes from previewd's static files (the shell's CSP allows only
     // 'self' scripts), right after slide 1 and neither deferred nor async.
     let tag = "<script src=\"../../../static/pptx.js\"></script>";

@@ -222,12 +222,7 @@ async fn a_parent_swapped_for_a_link_never_leaks_outside_bytes() {
                 assert_eq!(body["size"], 7);
                 let id = body["previewId"].as_str().unwrap();
                 let token = body["token"].as_str().unwrap();
-                let raw = s
-                    .get(&format!("/p/{id}/{token}/raw"))
-                    .await
-                    .text()
-                    .await
-                    .unwrap();
+                let raw = s.get_text(&format!("/p/{id}/{token}/raw")).await;
                 assert_eq!(raw, "INSIDE!");
                 inside += 1;
             }

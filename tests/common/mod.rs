@@ -151,6 +151,11 @@ impl TestServer {
             .unwrap()
     }
 
+    /// The body of `GET path` on this server, as text (whatever the status).
+    pub async fn get_text(&self, path: &str) -> String {
+        self.get(path).await.text().await.unwrap()
+    }
+
     /// `GET path` on this server.
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.http
