@@ -1,26 +1,147 @@
 //! Syntax highlighting shared by the source view and the diff viewer.
 //!
-//! syntect turns text into spans with CSS classes (`hl-…`); the colours live in one
-//! stylesheet made from two bundled themes (light, and dark under
-//! `prefers-color-scheme: dark` or a `data-theme="dark"` ancestor). The syntax definitions
-//! load on first use, so an idle server does not pay for them. Text above the caller's size
-//! cap, or of an unknown language, comes back as escaped plain lines: highlighting degrades,
-//! it never fails.
+//! syntect parses the text once; both bundled themes (light, and dark under
+//! `prefers-color-scheme: dark` or a `data-theme="dark"` ancestor) resolve every token to
+//! a style, and each run of text is written as one flat `<span>` whose classes name those
+//! styles: `lc3` (light text colour 3), `lg1` (light background 1), `lb`/`li`/`lu` (light
+//! bold, italic, underline), and the same with `d` for dark. Text in both themes' default
+//! style gets no span at all and takes the page's own colours.
+//!
+//! Why resolved styles rather than syntect's scope classes: scope classes nest four deep
+//! and carry a dozen classes each, matched by descendant selectors. A 200-line diff page
+//! was 385 KB with 5,000 spans, and style matching and layout of those spans was a third
+//! of the browser's work for the page (the PNG export renders it too). Flat spans with a
+//! few short classes make the same page a fraction of that, and the colours are exact: a
+//! token that only the light theme styles is not left in its light colour in dark mode.
+//!
+//! The class names index each theme's colours in sorted order, so they are the same for
+//! every document and every run, and [`stylesheet`] is one static sheet. The syntax
+//! definitions load on first use, so an idle server does not pay for them. Text above the
+//! caller's size cap, or of an unknown language, comes back as escaped plain lines:
+//! highlighting degrades, it never fails.
 
+use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use syntect::highlighting::ThemeSet;
-use syntect::html::{css_for_theme_with_class_style, ClassStyle, ClassedHTMLGenerator};
-use syntect::parsing::{SyntaxReference, SyntaxSet};
+use syntect::highlighting::{Color, FontStyle, Highlighter, Style, Theme, ThemeSet};
+use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 
 use crate::markup::escape_into;
 
-const CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
-
 fn syntaxes() -> &'static SyntaxSet {
     static SET: OnceLock<SyntaxSet> = OnceLock::new();
     SET.get_or_init(SyntaxSet::load_defaults_newlines)
+}
+
+/// One bundled theme with the class names of its styles.
+struct Palette {
+    theme: Theme,
+    /// `l` for the light theme, `d` for the dark one.
+    prefix: char,
+    /// Every colour the theme's rules use, sorted: a class names its index here.
+    colors: Vec<Color>,
+    /// Which of `colors` some rule uses as a background (only those get a `g` rule).
+    backgrounds: Vec<bool>,
+}
+
+impl Palette {
+    fn new(theme: Theme, prefix: char) -> Palette {
+        let mut colors: Vec<Color> = theme
+            .scopes
+            .iter()
+            .flat_map(|item| [item.style.foreground, item.style.background])
+            .flatten()
+            .collect();
+        colors.sort_by_key(|c| (c.r, c.g, c.b, c.a));
+        colors.dedup();
+        let backgrounds = colors
+            .iter()
+            .map(|c| theme.scopes.iter().any(|i| i.style.background == Some(*c)))
+            .collect();
+        Palette {
+            theme,
+            prefix,
+            colors,
+            backgrounds,
+        }
+    }
+
+    fn index(&self, color: Color) -> Option<usize> {
+        self.colors
+            .binary_search_by_key(&(color.r, color.g, color.b, color.a), |c| {
+                (c.r, c.g, c.b, c.a)
+            })
+            .ok()
+    }
+
+    /// Appends the classes of `style` (space-first), leaving out whatever equals the
+    /// theme's default so that the page's own colours show through.
+    fn push_classes(&self, out: &mut String, style: Style, default: Style) {
+        let p = self.prefix;
+        if style.foreground != default.foreground {
+            if let Some(i) = self.index(style.foreground) {
+                let _ = write!(out, " {p}c{i}");
+            }
+        }
+        if style.background != default.background {
+            if let Some(i) = self.index(style.background) {
+                let _ = write!(out, " {p}g{i}");
+            }
+        }
+        for (flag, name) in FONT_CLASSES {
+            if style.font_style.contains(flag) {
+                out.push(' ');
+                out.push(p);
+                out.push(name);
+            }
+        }
+    }
+
+    /// The rules of this theme's classes, each selector prefixed by `scope`.
+    fn rules(&self, out: &mut String, scope: &str) {
+        let p = self.prefix;
+        for (i, (c, background)) in self.colors.iter().zip(&self.backgrounds).enumerate() {
+            let _ = writeln!(out, "{scope}.{p}c{i} {{ color: {} }}", css_color(*c));
+            if *background {
+                let _ = writeln!(
+                    out,
+                    "{scope}.{p}g{i} {{ background-color: {} }}",
+                    css_color(*c)
+                );
+            }
+        }
+        let _ = writeln!(out, "{scope}.{p}b {{ font-weight: bold }}");
+        let _ = writeln!(out, "{scope}.{p}i {{ font-style: italic }}");
+        let _ = writeln!(out, "{scope}.{p}u {{ text-decoration: underline }}");
+    }
+}
+
+/// Font style flags and the letter of their class.
+const FONT_CLASSES: [(FontStyle, char); 3] = [
+    (FontStyle::BOLD, 'b'),
+    (FontStyle::ITALIC, 'i'),
+    (FontStyle::UNDERLINE, 'u'),
+];
+
+fn css_color(c: Color) -> String {
+    if c.a == 0xff {
+        format!("#{:02x}{:02x}{:02x}", c.r, c.g, c.b)
+    } else {
+        format!("#{:02x}{:02x}{:02x}{:02x}", c.r, c.g, c.b, c.a)
+    }
+}
+
+/// The light and the dark palette, built on first use.
+fn palettes() -> &'static (Palette, Palette) {
+    static PALETTES: OnceLock<(Palette, Palette)> = OnceLock::new();
+    PALETTES.get_or_init(|| {
+        let mut themes = ThemeSet::load_defaults().themes;
+        let light = themes.remove("InspiredGitHub").unwrap_or_default();
+        let dark = themes.remove("base16-ocean.dark").unwrap_or_default();
+        (Palette::new(light, 'l'), Palette::new(dark, 'd'))
+    })
 }
 
 /// Finds a syntax by a language hint (`rust`, `py`, `TypeScript`) or a file name.
@@ -64,67 +185,110 @@ pub fn language_name(lang: Option<&str>, file_name: &str) -> Option<&'static str
 }
 
 /// Highlights `text` into one HTML fragment per line (no line breaks inside), each
-/// self-contained: spans open at a line end are closed and reopened on the next line.
+/// self-contained: flat spans, none open across a line end.
 ///
-/// Returns `None` when no syntax matches; the caller then shows plain text.
+/// Returns `None` when no syntax matches, or when syntect fails on the text; the caller
+/// then shows plain text.
 pub fn highlight_lines(text: &str, lang: Option<&str>, file_name: &str) -> Option<Vec<String>> {
     let syntax = find_syntax(lang, file_name)?;
     let set = syntaxes();
-    let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, set, CLASS_STYLE);
+    let mut styles = StyleCache::new();
+    let mut parser = ParseState::new(syntax);
+    let mut stack = ScopeStack::new();
+    let mut lines = Vec::new();
     for line in LinesWithEndings::from(text) {
-        if generator
-            .parse_html_for_line_which_includes_newline(line)
-            .is_err()
+        let ops = parser.parse_line(line, set).ok()?;
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let mut out = String::with_capacity(body.len() + body.len() / 2);
+        let mut run = Run::default();
+        let mut pos = 0;
+        // Each op applies at its offset: the text before it has the stack before it.
+        for (at, op) in ops
+            .iter()
+            .map(|(at, op)| (Some(*at), Some(op)))
+            .chain([(None, None)])
         {
-            return None;
+            let end = at.unwrap_or(body.len()).min(body.len());
+            if end > pos {
+                run.push(&mut out, styles.classes(stack.as_slice()), &body[pos..end]);
+                pos = end;
+            }
+            if let Some(op) = op {
+                stack.apply(op).ok()?;
+            }
         }
+        run.close(&mut out);
+        lines.push(out);
     }
-    Some(split_html_lines(&generator.finalize()))
+    Some(lines)
 }
 
-/// Splits syntect's output (only `<span class="…">`, `</span>` and escaped text) into
-/// self-contained lines.
-fn split_html_lines(html: &str) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut open: Vec<&str> = Vec::new();
-    let mut current = String::new();
-    let mut rest = html;
-    let mut has_text = false;
-    while !rest.is_empty() {
-        if rest.starts_with("<span") {
-            let end = rest.find('>').map_or(rest.len(), |i| i + 1);
-            open.push(&rest[..end]);
-            current.push_str(&rest[..end]);
-            rest = &rest[end..];
-        } else if let Some(after) = rest.strip_prefix("</span>") {
-            open.pop();
-            current.push_str("</span>");
-            rest = after;
-        } else if let Some(after) = rest.strip_prefix('\n') {
-            for _ in &open {
-                current.push_str("</span>");
-            }
-            lines.push(std::mem::take(&mut current));
-            has_text = false;
-            for tag in &open {
-                current.push_str(tag);
-            }
-            rest = after;
-        } else {
-            let end = rest.find(['<', '\n']).unwrap_or(rest.len()).max(1);
-            has_text = true;
-            current.push_str(&rest[..end]);
-            rest = &rest[end..];
+/// The classes of each scope stack seen so far. Resolving a stack against a theme walks
+/// all of its rules; a file repeats the same few hundred stacks, so each is resolved once.
+struct StyleCache {
+    light: Highlighter<'static>,
+    dark: Highlighter<'static>,
+    known: HashMap<Vec<Scope>, String>,
+}
+
+impl StyleCache {
+    fn new() -> StyleCache {
+        let (light, dark) = palettes();
+        StyleCache {
+            light: Highlighter::new(&light.theme),
+            dark: Highlighter::new(&dark.theme),
+            known: HashMap::new(),
         }
     }
-    // A tail after the final newline that holds only span tags is not a line.
-    if has_text {
-        for _ in &open {
-            current.push_str("</span>");
+
+    /// Space-first classes for text under `stack`; empty for the default style.
+    fn classes(&mut self, stack: &[Scope]) -> &str {
+        if !self.known.contains_key(stack) {
+            let (light, dark) = palettes();
+            let mut classes = String::new();
+            light.push_classes(
+                &mut classes,
+                self.light.style_for_stack(stack),
+                self.light.get_default(),
+            );
+            dark.push_classes(
+                &mut classes,
+                self.dark.style_for_stack(stack),
+                self.dark.get_default(),
+            );
+            self.known.insert(stack.to_vec(), classes);
         }
-        lines.push(current);
+        self.known.get(stack).map_or("", String::as_str)
     }
-    lines
+}
+
+/// The span being written: consecutive pieces with the same classes share one.
+#[derive(Default)]
+struct Run {
+    /// Classes of the open span (space-first), empty when no span is open.
+    classes: String,
+}
+
+impl Run {
+    fn push(&mut self, out: &mut String, classes: &str, text: &str) {
+        if classes != self.classes {
+            self.close(out);
+            if !classes.is_empty() {
+                out.push_str("<span class=\"");
+                out.push_str(&classes[1..]);
+                out.push_str("\">");
+                self.classes.push_str(classes);
+            }
+        }
+        escape_into(out, text);
+    }
+
+    fn close(&mut self, out: &mut String) {
+        if !self.classes.is_empty() {
+            out.push_str("</span>");
+            self.classes.clear();
+        }
+    }
 }
 
 /// Escapes `text` into plain lines (the fallback when highlighting is off or unknown).
@@ -144,58 +308,25 @@ pub fn plain_lines(text: &str) -> Vec<String> {
     lines
 }
 
-/// The stylesheet for `hl-…` classes: light by default, dark under the system preference
-/// or an explicit `data-theme` attribute.
+/// The stylesheet for the highlight classes: light unless the page is dark, dark under
+/// `data-theme="dark"` or the system preference (unless the page says
+/// `data-theme="light"`). The two never apply at once, so a token styled by one theme only
+/// keeps the page's colours in the other.
 pub fn stylesheet() -> &'static str {
     static CSS: OnceLock<String> = OnceLock::new();
     CSS.get_or_init(|| {
-        let themes = ThemeSet::load_defaults();
-        let light = themes
-            .themes
-            .get("InspiredGitHub")
-            .and_then(|t| css_for_theme_with_class_style(t, CLASS_STYLE).ok())
-            .unwrap_or_default();
-        let dark = themes
-            .themes
-            .get("base16-ocean.dark")
-            .and_then(|t| css_for_theme_with_class_style(t, CLASS_STYLE).ok())
-            .unwrap_or_default();
-        let scoped_dark = scope_rules(&dark, "[data-theme=\"dark\"] ");
-        let media_dark = scope_rules(&dark, ":root:not([data-theme=\"light\"]) ");
-        format!(
-            "{light}\n{scoped_dark}\n@media (prefers-color-scheme: dark) {{\n{media_dark}\n}}\n"
-        )
+        let (light, dark) = palettes();
+        let mut css = String::new();
+        light.rules(&mut css, "[data-theme=\"light\"] ");
+        css.push_str("@media not (prefers-color-scheme: dark) {\n");
+        light.rules(&mut css, ":root:not([data-theme=\"dark\"]) ");
+        css.push_str("}\n");
+        dark.rules(&mut css, "[data-theme=\"dark\"] ");
+        css.push_str("@media (prefers-color-scheme: dark) {\n");
+        dark.rules(&mut css, ":root:not([data-theme=\"light\"]) ");
+        css.push_str("}\n");
+        css
     })
-}
-
-/// Prefixes every selector of a flat stylesheet with `prefix`.
-fn scope_rules(css: &str, prefix: &str) -> String {
-    let mut out = String::with_capacity(css.len() * 2);
-    for rule in css.split_inclusive('}') {
-        let Some((selectors, body)) = rule.split_once('{') else {
-            out.push_str(rule);
-            continue;
-        };
-        // Comments from syntect precede selectors; keep only the selector text.
-        let selectors = match selectors.rfind("*/") {
-            Some(i) => &selectors[i + 2..],
-            None => selectors,
-        };
-        let scoped: Vec<String> = selectors
-            .split(',')
-            .map(|s| s.trim())
-            .filter(|s| !s.is_empty())
-            .map(|s| format!("{prefix}{s}"))
-            .collect();
-        if scoped.is_empty() {
-            continue;
-        }
-        out.push_str(&scoped.join(", "));
-        out.push_str(" {");
-        out.push_str(body);
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]
@@ -260,8 +391,73 @@ mod tests {
     #[test]
     fn stylesheet_has_both_themes() {
         let css = stylesheet();
-        assert!(css.contains(".hl-"));
-        assert!(css.contains("prefers-color-scheme: dark"));
-        assert!(css.contains("[data-theme=\"dark\"] .hl-"));
+        assert!(css.contains("[data-theme=\"light\"] .lc0 { color: #"));
+        assert!(css.contains("@media not (prefers-color-scheme: dark)"));
+        assert!(css.contains("[data-theme=\"dark\"] .dc0 { color: #"));
+        assert!(css.contains("@media (prefers-color-scheme: dark)"));
+        // Light rules never name dark classes and the other way round.
+        assert!(!css.contains("[data-theme=\"light\"] .d"));
+        assert!(!css.contains("[data-theme=\"dark\"] .l"));
+    }
+
+    /// The classes of every span in `html`.
+    fn span_classes(html: &str) -> Vec<&str> {
+        html.split("<span class=\"")
+            .skip(1)
+            .flat_map(|rest| rest[..rest.find('"').unwrap()].split(' '))
+            .collect()
+    }
+
+    #[test]
+    fn spans_are_flat_and_every_class_has_a_rule() {
+        let text = "/// Docs.\n#[derive(Debug)]\npub struct S<'a> { name: &'a str, n: u32 }\n\
+                    fn f(s: S) -> u32 { if s.n > 2 { s.n * 3 } else { 0 } }\n";
+        let lines = highlight_lines(text, None, "x.rs").unwrap();
+        assert_eq!(lines.len(), 4);
+        let css = stylesheet();
+        let mut seen = 0;
+        for line in &lines {
+            // No span opens inside another.
+            let mut depth = 0;
+            for part in line.split('<').skip(1) {
+                if part.starts_with("span ") {
+                    depth += 1;
+                    assert_eq!(depth, 1, "nested span in {line}");
+                } else if part.starts_with("/span>") {
+                    depth -= 1;
+                }
+            }
+            assert_eq!(depth, 0, "{line}");
+            for class in span_classes(line) {
+                assert!(
+                    css.contains(&format!(" .{class} {{")),
+                    "no rule for {class}"
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen > 10, "{lines:?}");
+    }
+
+    #[test]
+    fn default_text_has_no_span_and_styled_text_has_both_themes() {
+        let lines = highlight_lines("let answer = 42;\n", None, "a.rs").unwrap();
+        let line = &lines[0];
+        // The identifier is in both themes' default colour: plain text, the page's colour.
+        assert!(line.contains("</span> answer <span"), "{line}");
+        let number = line
+            .split("<span class=\"")
+            .find(|s| s.contains("\">42<"))
+            .unwrap_or_else(|| panic!("42 is styled: {line}"));
+        assert!(number.starts_with("lc"), "{number}");
+        assert!(number.contains(" dc"), "{number}");
+    }
+
+    #[test]
+    fn a_syntax_error_mid_file_still_highlights_every_line() {
+        let text = "fn main() {\n    let s = \"unterminated;\n}\n\n";
+        let lines = highlight_lines(text, None, "a.rs").unwrap();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[3], "");
     }
 }

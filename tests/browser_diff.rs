@@ -137,3 +137,78 @@ async fn the_viewer_is_inert_and_interactive() {
     assert_eq!(dialogs.load(Ordering::SeqCst), 0, "a dialog opened");
     browser.close().await;
 }
+
+/// The colour a stylesheet rule for `.{class}` under `scope` sets, as Chromium reports it
+/// (`rgb(r, g, b)`).
+fn rule_color(css: &str, scope: &str, class: &str) -> String {
+    let rule = format!("{scope}.{class} {{ color: #");
+    let at = css.find(&rule).unwrap_or_else(|| panic!("no rule {rule}")) + rule.len();
+    let hex = &css[at..at + 6];
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+    format!("rgb({}, {}, {})", byte(0), byte(2), byte(4))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn syntax_colours_follow_the_theme_toggle() {
+    let s = start(|_| {}).await;
+    let r = s
+        .post_json(
+            "/api/v1/diffs",
+            &json!({"before": "fn main() {\n    let x = 1;\n}\n",
+                    "after": "fn main() {\n    let x = 2;\n}\n",
+                    "path": "src/main.rs", "mode": "view", "theme": "light"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let body: serde_json::Value = r.json().await.unwrap();
+    let url = body["details"]["viewerUrl"].as_str().unwrap().to_string();
+
+    // What the highlighter says `let` and `=` are, in each theme.
+    let line = previewd::highlight::highlight_lines("let x = 2;", None, "main.rs")
+        .unwrap()
+        .remove(0);
+    let classes_of = |token: &str| -> Vec<String> {
+        let end = line.find(&format!("\">{token}</span>")).unwrap();
+        let start = line[..end].rfind("class=\"").unwrap() + 7;
+        line[start..end].split(' ').map(str::to_string).collect()
+    };
+    let css = previewd::highlight::stylesheet();
+    let keyword = classes_of("let");
+    let light_class = keyword.iter().find(|c| c.starts_with("lc")).unwrap();
+    let dark_class = keyword.iter().find(|c| c.starts_with("dc")).unwrap();
+    let light = rule_color(css, "[data-theme=\"light\"] ", light_class);
+    let dark = rule_color(css, "[data-theme=\"dark\"] ", dark_class);
+    assert_ne!(light, dark);
+
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&url).await;
+    let style_of = |prop: &str| {
+        format!(
+            "(() => {{ const s = Array.from(document.querySelectorAll('td.code span'))\
+             .find(e => e.textContent === 'let'); return getComputedStyle(s).{prop}; }})()"
+        )
+    };
+    wait_for(
+        &page,
+        "document.querySelectorAll('td.code span').length > 0",
+    )
+    .await;
+    assert_eq!(eval(&page, &style_of("color")).await, light.as_str());
+    eval(
+        &page,
+        "document.querySelector('button[data-set=theme][data-value=dark]').click(); true",
+    )
+    .await;
+    assert_eq!(eval(&page, &style_of("color")).await, dark.as_str());
+
+    // A style only the light theme gives (InspiredGitHub's bold keywords) is gone in dark.
+    assert!(keyword.iter().any(|c| c == "lb") && !keyword.iter().any(|c| c == "db"));
+    assert_eq!(eval(&page, &style_of("fontWeight")).await, "400");
+    eval(
+        &page,
+        "document.querySelector('button[data-set=theme][data-value=light]').click(); true",
+    )
+    .await;
+    assert_eq!(eval(&page, &style_of("fontWeight")).await, "700");
+    browser.close().await;
+}

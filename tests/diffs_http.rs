@@ -97,7 +97,7 @@ async fn the_viewer_page_is_rendered_on_first_view_then_served_from_its_cache() 
     let first = s.get_text(path).await;
     assert!(first.contains("data-theme=\"light\""));
     assert!(first.contains("4242"));
-    assert!(first.contains("<span class=\"hl-"), "highlighted as Rust");
+    assert!(first.contains("<span class=\"lc"), "highlighted as Rust");
     assert_eq!(std::fs::read_to_string(&cached).unwrap(), first);
 
     // A lost cache is rendered again, byte for byte.
