@@ -37,6 +37,14 @@ fn options() -> ShellOptions {
     }
 }
 
+/// Options that highlight `bytes` of source: the default cap is below the 200 KB bench.
+fn highlighting(bytes: usize) -> ShellOptions {
+    ShellOptions {
+        highlight_bytes: bytes as u64,
+        ..options()
+    }
+}
+
 fn source_views(c: &mut Criterion) {
     let line = "    let value = compute(input, &mut state); // keep the loop busy\n";
     let big = line.repeat(2 * 1024 * 1024 / line.len());
@@ -56,7 +64,7 @@ fn source_views(c: &mut Criterion) {
     group.bench_function("source_200k_highlighted", |b| {
         b.iter_batched(
             || snapshot_of("small.rs", &small),
-            |(_store, created)| render(&created.snapshot, View::Source, &options()),
+            |(_store, created)| render(&created.snapshot, View::Source, &highlighting(small.len())),
             criterion::BatchSize::LargeInput,
         )
     });
