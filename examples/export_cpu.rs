@@ -8,6 +8,13 @@
 //!
 //! Prints wall time per render, sequential and 20 at once, and CPU milliseconds per render
 //! spent by Chromium and by previewd. Linux only (reads `/proc`).
+//!
+//! More environment knobs:
+//! - `THREADS=1` also splits the sequential renders' Chromium CPU by process kind
+//!   (browser, renderer, gpu-process) and thread name;
+//! - `DUMP_HTML=PATH` writes the image page that is rendered, `HTML_FILE=PATH` renders
+//!   that file instead (to compare two versions of the page);
+//! - `OUT_PNG=PATH` writes the first PNG.
 
 use std::time::Instant;
 
@@ -18,13 +25,25 @@ use previewd::export::{Exporter, PngOptions};
 
 /// CPU milliseconds (user + system) of one `/proc/{pid}/stat`.
 fn cpu_ms(stat: &str) -> Option<f64> {
+    stat_ms(stat, false)
+}
+
+/// CPU milliseconds of one `/proc/{pid}/stat`, with `children` also that of its exited
+/// and reaped children (`cutime`, `cstime`).
+fn stat_ms(stat: &str, children: bool) -> Option<f64> {
     let fields: Vec<&str> = stat.get(stat.rfind(')')? + 2..)?.split(' ').collect();
-    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let field = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    let mut ticks = field(11)? + field(12)?;
+    if children {
+        ticks += field(13)? + field(14)?;
+    }
     // USER_HZ is 100 on Linux.
     Some(ticks as f64 * 10.0)
 }
 
-/// CPU milliseconds of every live process whose name contains "chrom".
+/// CPU milliseconds of every live process whose name contains "chrom", and of the
+/// children they have reaped: a renderer that exits mid-run (its tab closed) still counts,
+/// through its zygote.
 fn chromium_cpu_ms() -> f64 {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return 0.0;
@@ -34,8 +53,43 @@ fn chromium_cpu_ms() -> f64 {
         .filter(|e| {
             std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| c.contains("chrom"))
         })
-        .filter_map(|e| cpu_ms(&std::fs::read_to_string(e.path().join("stat")).ok()?))
+        .filter_map(|e| stat_ms(&std::fs::read_to_string(e.path().join("stat")).ok()?, true))
         .sum()
+}
+
+/// CPU milliseconds of every thread of every Chromium process, keyed by
+/// "process kind / thread name" (threads of the same name summed).
+fn chromium_threads() -> std::collections::BTreeMap<String, f64> {
+    let mut out = std::collections::BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in entries.flatten() {
+        if !std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| c.contains("chrom")) {
+            continue;
+        }
+        let cmdline = std::fs::read_to_string(e.path().join("cmdline")).unwrap_or_default();
+        let kind = cmdline
+            .split(['\0', ' '])
+            .find_map(|a| a.strip_prefix("--type="))
+            .unwrap_or("browser")
+            .to_string();
+        let Ok(tasks) = std::fs::read_dir(e.path().join("task")) else {
+            continue;
+        };
+        for t in tasks.flatten() {
+            let name = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+            let Some(ms) = std::fs::read_to_string(t.path().join("stat"))
+                .ok()
+                .and_then(|s| cpu_ms(&s))
+            else {
+                continue;
+            };
+            *out.entry(format!("{kind} / {}", name.trim()))
+                .or_insert(0.0) += ms;
+        }
+    }
+    out
 }
 
 fn own_cpu_ms() -> f64 {
@@ -87,10 +141,20 @@ fn main() {
         &model,
         &ViewOptions::from_request(&request, Variant::Image { max_width: 960 }),
     );
+    let html = match std::env::var_os("HTML_FILE") {
+        Some(path) => std::fs::read_to_string(path).expect("html file"),
+        None => html,
+    };
+    if let Some(path) = std::env::var_os("DUMP_HTML") {
+        std::fs::write(path, &html).expect("dump");
+    }
     let options = PngOptions::from(&request.file);
     let first = rt
         .block_on(exporter.render_png(&html, &options))
         .expect("render");
+    if let Some(path) = std::env::var_os("OUT_PNG") {
+        std::fs::write(path, &first.bytes).expect("write the PNG");
+    }
     println!(
         "{lines}-line diff: PNG {}×{} at scale {} ({:.1} MP, {} bytes)",
         first.width,
@@ -101,6 +165,7 @@ fn main() {
     );
 
     let n = 10;
+    let threads = chromium_threads();
     let (chromium, own, started) = (chromium_cpu_ms(), own_cpu_ms(), Instant::now());
     for _ in 0..n {
         rt.block_on(exporter.render_png(&html, &options))
@@ -112,6 +177,14 @@ fn main() {
         (chromium_cpu_ms() - chromium) / f64::from(n),
         (own_cpu_ms() - own) / f64::from(n)
     );
+    if std::env::var_os("THREADS").is_some() {
+        for (name, ms) in chromium_threads() {
+            let per = (ms - threads.get(&name).copied().unwrap_or(0.0)) / f64::from(n);
+            if per >= 1.0 {
+                println!("  {per:6.0} ms  {name}");
+            }
+        }
+    }
 
     let n = 20;
     let (chromium, own, started) = (chromium_cpu_ms(), own_cpu_ms(), Instant::now());
