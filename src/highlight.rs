@@ -210,7 +210,10 @@ pub fn highlight_lines(text: &str, lang: Option<&str>, file_name: &str) -> Optio
         {
             let end = at.unwrap_or(body.len()).min(body.len());
             if end > pos {
-                run.push(&mut out, styles.classes(stack.as_slice()), &body[pos..end]);
+                // Offsets are regex match bounds, so char boundaries; should one not be,
+                // the file is shown plain rather than the request failing.
+                let piece = body.get(pos..end)?;
+                run.push(&mut out, styles.classes(stack.as_slice()), piece);
                 pos = end;
             }
             if let Some(op) = op {
