@@ -6,7 +6,9 @@
 //! All lengths are in points; colours are `#RRGGBB`. The model serialises to camelCase
 //! JSON for the `model.json` view.
 
-use serde::Serialize;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
 
 pub use crate::office::media::{ImageSource, MediaPart};
 
@@ -361,8 +363,8 @@ pub struct ListLabel {
     /// What follows the label: tab, space or nothing.
     pub suffix: ListSuffix,
     /// Font of the label, when the level sets one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub font: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared_str")]
+    pub font: Option<Arc<str>>,
 }
 
 /// What separates a list label from the text.
@@ -406,9 +408,9 @@ pub struct RunFormat {
     /// Font size in points.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<f32>,
-    /// Font family.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub font: Option<String>,
+    /// Font family. Shared: a document names a few fonts for thousands of runs.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared_str")]
+    pub font: Option<Arc<str>>,
     /// Highlight colour.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub highlight: Option<String>,
@@ -841,6 +843,15 @@ pub struct Border {
     /// Colour; `None` for automatic (black).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub color: Option<String>,
+}
+
+/// Serialises a shared string as a plain one (serde's `Arc` support is a crate feature
+/// this crate does not turn on).
+fn shared_str<S: Serializer>(value: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_some(&**v),
+        None => s.serialize_none(),
+    }
 }
 
 fn is_false(b: &bool) -> bool {

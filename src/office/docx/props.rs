@@ -5,6 +5,8 @@
 //! forms here keep `Option`s; [`PPr::overlay`]/[`RPr::overlay`] put one layer on top of
 //! another and [`RPr::apply`] writes the result into the model's [`RunFormat`].
 
+use std::sync::Arc;
+
 use crate::office::xml::Element;
 use crate::office::Ns;
 
@@ -380,7 +382,7 @@ pub(crate) struct RPr {
 /// A font named directly or through the theme (`minorHAnsi` …).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum FontRef {
-    Named(String),
+    Named(Arc<str>),
     /// `true` for the major (heading) font, else the minor (body) font.
     Theme {
         major: bool,
@@ -434,7 +436,7 @@ impl RPr {
                             major: theme.starts_with("major"),
                         });
                     } else if let Some(name) = named {
-                        r.font = Some(FontRef::Named(name.to_owned()));
+                        r.font = Some(FontRef::Named(name.into()));
                     }
                 }
                 "highlight" => {
@@ -523,8 +525,8 @@ impl RPr {
 /// Latin typefaces of the theme's font scheme.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ThemeFonts {
-    pub major: Option<String>,
-    pub minor: Option<String>,
+    pub major: Option<Arc<str>>,
+    pub minor: Option<Arc<str>>,
 }
 
 impl ThemeFonts {
@@ -535,7 +537,7 @@ impl ThemeFonts {
                 .and_then(|f| f.child(Ns::A, "latin"))
                 .and_then(|l| l.attr_local("typeface"))
                 .filter(|t| !t.is_empty())
-                .map(str::to_owned)
+                .map(Arc::from)
         };
         ThemeFonts {
             major: latin("majorFont"),
