@@ -1108,7 +1108,7 @@ fn paragraph_format(p: &PPr) -> ParagraphFormat {
         page_break_before: p.page_break_before.unwrap_or(false),
         keep_next: p.keep_next.unwrap_or(false),
         bidi: p.bidi.unwrap_or(false),
-        shading: p.shading.clone().flatten(),
+        shading: p.shading.flatten(),
         borders: p.borders.clone(),
         tabs: {
             let mut tabs = p.tabs.clone();

@@ -13,8 +13,8 @@ use crate::office::Ns;
 use super::theme::{ThemeColors, FILL_COLOR, LINE_COLOR, RUN_COLOR};
 
 use super::model::{
-    Align, Border, Borders, LineSpacing, ListSuffix, RunFormat, TabAlign, TabLeader, TabStop,
-    VerticalAlign,
+    Align, Border, Borders, Color, LineSpacing, ListSuffix, RunFormat, TabAlign, TabLeader,
+    TabStop, VerticalAlign,
 };
 
 /// Twentieths of a point (twips) to points.
@@ -43,22 +43,18 @@ pub(crate) fn on_off(el: Element<'_>) -> bool {
     !matches!(val(el), Some("0" | "false" | "off" | "none"))
 }
 
-/// A hex colour as `#RRGGBB`; `None` for `auto` and anything malformed.
-pub(crate) fn hex_color(v: &str) -> Option<String> {
-    let v = v.trim();
-    if v.len() == 6 && v.bytes().all(|b| b.is_ascii_hexdigit()) {
-        // Built by hand: `format!` costs more than the rest of a run's properties.
-        let mut out = String::with_capacity(7);
-        out.push('#');
-        out.extend(v.bytes().map(|b| char::from(b.to_ascii_uppercase())));
-        Some(out)
-    } else {
-        None
-    }
+/// A hex colour; `None` for `auto` and anything malformed.
+pub(crate) fn hex_color(v: &str) -> Option<Color> {
+    Color::from_hex(v.trim())
+}
+
+/// The colour of a `w:highlight` name.
+pub(crate) fn highlight_color(name: &str) -> Option<Color> {
+    highlight_hex(name).and_then(|hex| Color::from_hex(&hex[1..]))
 }
 
 /// The CSS colour of a `w:highlight` name.
-pub(crate) fn highlight_color(name: &str) -> Option<&'static str> {
+fn highlight_hex(name: &str) -> Option<&'static str> {
     Some(match name {
         "yellow" => "#FFFF00",
         "green" => "#00FF00",
@@ -81,7 +77,7 @@ pub(crate) fn highlight_color(name: &str) -> Option<&'static str> {
 }
 
 /// The fill of a `w:shd`: `Some(None)` for an explicit "no fill".
-pub(crate) fn shading(el: Element<'_>, theme: &ThemeColors) -> Option<Option<String>> {
+pub(crate) fn shading(el: Element<'_>, theme: &ThemeColors) -> Option<Option<Color>> {
     let pattern = val(el).unwrap_or("clear");
     if pattern == "nil" {
         return Some(None);
@@ -190,7 +186,7 @@ pub(crate) struct PPr {
     pub page_break_before: Option<bool>,
     pub keep_next: Option<bool>,
     pub bidi: Option<bool>,
-    pub shading: Option<Option<String>>,
+    pub shading: Option<Option<Color>>,
     pub borders: Borders,
     pub tabs: Vec<TabStop>,
     pub cleared_tabs: Vec<f32>,
@@ -363,14 +359,14 @@ pub(crate) struct RPr {
     pub bold: Option<bool>,
     pub italic: Option<bool>,
     pub underline: Option<Option<String>>,
-    pub underline_color: Option<Option<String>>,
+    pub underline_color: Option<Option<Color>>,
     pub strike: Option<bool>,
     pub double_strike: Option<bool>,
-    pub color: Option<Option<String>>,
+    pub color: Option<Option<Color>>,
     pub size: Option<f32>,
     pub font: Option<FontRef>,
-    pub highlight: Option<Option<String>>,
-    pub shading: Option<Option<String>>,
+    pub highlight: Option<Option<Color>>,
+    pub shading: Option<Option<Color>>,
     pub vertical_align: Option<Option<VerticalAlign>>,
     pub caps: Option<bool>,
     pub small_caps: Option<bool>,
@@ -439,9 +435,7 @@ impl RPr {
                         r.font = Some(FontRef::Named(name.into()));
                     }
                 }
-                "highlight" => {
-                    r.highlight = Some(val(c).and_then(highlight_color).map(str::to_owned))
-                }
+                "highlight" => r.highlight = Some(val(c).and_then(highlight_color)),
                 "shd" => r.shading = shading(c, theme),
                 "vertAlign" => {
                     r.vertical_align = Some(match val(c) {
@@ -494,10 +488,10 @@ impl RPr {
                 .underline
                 .as_ref()
                 .and_then(|u| u.as_ref())
-                .and(self.underline_color.clone().flatten()),
+                .and(self.underline_color.flatten()),
             strike: self.strike.unwrap_or(false),
             double_strike: self.double_strike.unwrap_or(false),
-            color: self.color.clone().flatten(),
+            color: self.color.flatten(),
             size: self.size,
             font: match &self.font {
                 Some(FontRef::Named(n)) => Some(n.clone()),
@@ -510,8 +504,8 @@ impl RPr {
                 }
                 None => None,
             },
-            highlight: self.highlight.clone().flatten(),
-            shading: self.shading.clone().flatten(),
+            highlight: self.highlight.flatten(),
+            shading: self.shading.flatten(),
             vertical_align: self.vertical_align.flatten(),
             caps: self.caps.unwrap_or(false),
             small_caps: self.small_caps.unwrap_or(false),

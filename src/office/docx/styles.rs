@@ -12,7 +12,7 @@ use std::rc::Rc;
 use crate::office::xml::Element;
 use crate::office::Ns;
 
-use super::model::{Borders, Margins};
+use super::model::{Borders, Color, Margins};
 use super::props::{borders, twips, val, PPr, RPr};
 
 /// Deepest `basedOn` chain followed; real documents stay far below.
@@ -44,7 +44,7 @@ pub(crate) struct TablePr {
 pub(crate) struct CondFormat {
     pub ppr: PPr,
     pub rpr: RPr,
-    pub shading: Option<Option<String>>,
+    pub shading: Option<Option<Color>>,
     pub borders: Borders,
 }
 

@@ -215,7 +215,7 @@ impl Parser<'_, '_> {
         }
         // The style's region formatting sits under the cell's own.
         if cell.shading.is_none() {
-            cell.shading = cond.shading.clone().flatten();
+            cell.shading = cond.shading.flatten();
         }
         let mut borders = cond.borders.clone();
         overlay_borders(&mut borders, &cell.borders);
