@@ -6,7 +6,9 @@
 //! All lengths are in points; colours are `#RRGGBB`. The model serialises to camelCase
 //! JSON for the `model.json` view.
 
-use serde::Serialize;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
 
 pub use crate::office::media::{ImageSource, MediaPart};
 
@@ -258,7 +260,7 @@ pub struct ParagraphFormat {
     pub bidi: bool,
     /// Background fill.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub shading: Option<String>,
+    pub shading: Option<Color>,
     /// Paragraph borders.
     #[serde(skip_serializing_if = "Borders::is_empty")]
     pub borders: Borders,
@@ -361,8 +363,8 @@ pub struct ListLabel {
     /// What follows the label: tab, space or nothing.
     pub suffix: ListSuffix,
     /// Font of the label, when the level sets one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub font: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared_str")]
+    pub font: Option<Arc<str>>,
 }
 
 /// What separates a list label from the text.
@@ -393,7 +395,7 @@ pub struct RunFormat {
     pub underline: Option<String>,
     /// Underline colour, when it differs from the text's (`w:u w:color`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub underline_color: Option<String>,
+    pub underline_color: Option<Color>,
     /// Single strikethrough.
     #[serde(skip_serializing_if = "is_false")]
     pub strike: bool,
@@ -402,19 +404,19 @@ pub struct RunFormat {
     pub double_strike: bool,
     /// Text colour.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub color: Option<String>,
+    pub color: Option<Color>,
     /// Font size in points.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<f32>,
-    /// Font family.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub font: Option<String>,
+    /// Font family. Shared: a document names a few fonts for thousands of runs.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared_str")]
+    pub font: Option<Arc<str>>,
     /// Highlight colour.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub highlight: Option<String>,
+    pub highlight: Option<Color>,
     /// Character shading (background fill).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub shading: Option<String>,
+    pub shading: Option<Color>,
     /// Superscript or subscript.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vertical_align: Option<VerticalAlign>,
@@ -754,7 +756,7 @@ pub struct TableCell {
     pub width: Option<Width>,
     /// Background fill.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub shading: Option<String>,
+    pub shading: Option<Color>,
     /// Vertical alignment: top, center, bottom.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub v_align: Option<String>,
@@ -840,7 +842,92 @@ pub struct Border {
     pub width: f32,
     /// Colour; `None` for automatic (black).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub color: Option<String>,
+    pub color: Option<Color>,
+}
+
+/// An sRGB colour as CSS writes it, `#RRGGBB` with upper-case digits. A fixed-size
+/// value: formats and borders holding colours copy without allocating.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Color([u8; 7]);
+
+impl Color {
+    /// Black, the colour of "auto" lines.
+    pub const BLACK: Color = Color(*b"#000000");
+
+    /// From red, green and blue channels.
+    pub fn rgb(r: u8, g: u8, b: u8) -> Color {
+        const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+        let mut out = *b"#000000";
+        for (i, c) in [r, g, b].into_iter().enumerate() {
+            out[1 + 2 * i] = DIGITS[usize::from(c >> 4)];
+            out[2 + 2 * i] = DIGITS[usize::from(c & 0x0F)];
+        }
+        Color(out)
+    }
+
+    /// From exactly six hex digits (either case), as documents write colours.
+    pub fn from_hex(v: &str) -> Option<Color> {
+        let v = v.as_bytes();
+        if v.len() != 6 || !v.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        let mut out = *b"#000000";
+        for (o, b) in out[1..].iter_mut().zip(v) {
+            *o = b.to_ascii_uppercase();
+        }
+        Some(Color(out))
+    }
+
+    /// The red, green and blue channels.
+    pub fn channels(self) -> [u8; 3] {
+        let digit = |b: u8| match b {
+            b'0'..=b'9' => b - b'0',
+            _ => b - b'A' + 10,
+        };
+        let channel = |i: usize| digit(self.0[i]) << 4 | digit(self.0[i + 1]);
+        [channel(1), channel(3), channel(5)]
+    }
+
+    /// `#RRGGBB`.
+    pub fn as_str(&self) -> &str {
+        // Only '#' and hex digits are ever stored.
+        std::str::from_utf8(&self.0).unwrap_or("#000000")
+    }
+}
+
+impl std::ops::Deref for Color {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Debug for Color {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Color {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Color {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// Serialises a shared string as a plain one (serde's `Arc` support is a crate feature
+/// this crate does not turn on).
+fn shared_str<S: Serializer>(value: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_some(&**v),
+        None => s.serialize_none(),
+    }
 }
 
 fn is_false(b: &bool) -> bool {
@@ -912,6 +999,24 @@ pub fn inlines_text(inlines: &[Inline], out: &mut String) {
             | Inline::NoteMark { .. }
             | Inline::CommentMark { .. }
             | Inline::Bookmark { .. } => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Color;
+
+    #[test]
+    fn colors_parse_print_and_serialise_as_css_hex() {
+        let c = Color::from_hex("4f81Bd").unwrap();
+        assert_eq!(c.as_str(), "#4F81BD");
+        assert_eq!(c.channels(), [0x4F, 0x81, 0xBD]);
+        assert_eq!(Color::rgb(0x4F, 0x81, 0xBD), c);
+        assert_eq!(Color::rgb(0, 255, 16).to_string(), "#00FF10");
+        assert_eq!(serde_json::to_string(&c).unwrap(), "\"#4F81BD\"");
+        for bad in ["auto", "4F81B", "4F81BDD", "#4F81B", "4F81BG", ""] {
+            assert_eq!(Color::from_hex(bad), None, "{bad}");
         }
     }
 }

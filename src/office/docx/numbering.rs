@@ -285,7 +285,7 @@ fn expand_template(template: &str, mut value: impl FnMut(usize) -> String) -> St
 /// the characters those fonts draw there.
 fn bullet_text(template: &str, font: Option<&super::props::FontRef>) -> String {
     let font = match font {
-        Some(super::props::FontRef::Named(n)) => n.as_str(),
+        Some(super::props::FontRef::Named(n)) => n,
         _ => "",
     };
     template

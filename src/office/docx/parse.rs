@@ -7,6 +7,7 @@
 
 use crate::office::media::MediaCatalog;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::office::ns::rel_type;
 use crate::office::relationships::{RelTarget, Relationships};
@@ -21,7 +22,7 @@ use super::model::{
 };
 use super::numbering::{format_number, Numbering};
 use super::props::{number, on_off, twips, val, PPr, RPr, ThemeFonts};
-use super::styles::Styles;
+use super::styles::{CondFormat, Styles};
 use super::theme::ThemeColors;
 
 /// Word's default tab stop interval (720 twips) when settings name none.
@@ -175,8 +176,8 @@ pub(super) struct Parser<'p, 'a> {
     pub(super) rels: Relationships,
     fields: Vec<OpenField>,
     next_sink: u64,
-    /// Paragraph and run properties of the table styles around the current paragraph.
-    pub(super) table_styles: Vec<(PPr, RPr)>,
+    /// Table style formatting of the cells around the current paragraph.
+    pub(super) table_styles: Vec<Rc<CondFormat>>,
     notes: HashMap<(NoteKind, String), String>,
     note_order: Vec<(NoteKind, String)>,
     footnote_format: String,
@@ -459,9 +460,9 @@ impl Parser<'_, '_> {
 
         let mut ppr = self.styles.default_ppr.clone();
         let mut rpr = self.styles.default_rpr.clone();
-        if let Some((tp, tr)) = self.table_styles.last() {
-            ppr.overlay(tp);
-            rpr.overlay(tr);
+        if let Some(cell) = self.table_styles.last() {
+            ppr.overlay(&cell.ppr);
+            rpr.overlay(&cell.rpr);
         }
         if let Some(style) = style {
             ppr.overlay(&style.ppr);
@@ -1107,7 +1108,7 @@ fn paragraph_format(p: &PPr) -> ParagraphFormat {
         page_break_before: p.page_break_before.unwrap_or(false),
         keep_next: p.keep_next.unwrap_or(false),
         bidi: p.bidi.unwrap_or(false),
-        shading: p.shading.clone().flatten(),
+        shading: p.shading.flatten(),
         borders: p.borders.clone(),
         tabs: {
             let mut tabs = p.tabs.clone();

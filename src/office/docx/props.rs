@@ -5,14 +5,16 @@
 //! forms here keep `Option`s; [`PPr::overlay`]/[`RPr::overlay`] put one layer on top of
 //! another and [`RPr::apply`] writes the result into the model's [`RunFormat`].
 
+use std::sync::Arc;
+
 use crate::office::xml::Element;
 use crate::office::Ns;
 
 use super::theme::{ThemeColors, FILL_COLOR, LINE_COLOR, RUN_COLOR};
 
 use super::model::{
-    Align, Border, Borders, LineSpacing, ListSuffix, RunFormat, TabAlign, TabLeader, TabStop,
-    VerticalAlign,
+    Align, Border, Borders, Color, LineSpacing, ListSuffix, RunFormat, TabAlign, TabLeader,
+    TabStop, VerticalAlign,
 };
 
 /// Twentieths of a point (twips) to points.
@@ -41,22 +43,18 @@ pub(crate) fn on_off(el: Element<'_>) -> bool {
     !matches!(val(el), Some("0" | "false" | "off" | "none"))
 }
 
-/// A hex colour as `#RRGGBB`; `None` for `auto` and anything malformed.
-pub(crate) fn hex_color(v: &str) -> Option<String> {
-    let v = v.trim();
-    if v.len() == 6 && v.bytes().all(|b| b.is_ascii_hexdigit()) {
-        // Built by hand: `format!` costs more than the rest of a run's properties.
-        let mut out = String::with_capacity(7);
-        out.push('#');
-        out.extend(v.bytes().map(|b| char::from(b.to_ascii_uppercase())));
-        Some(out)
-    } else {
-        None
-    }
+/// A hex colour; `None` for `auto` and anything malformed.
+pub(crate) fn hex_color(v: &str) -> Option<Color> {
+    Color::from_hex(v.trim())
+}
+
+/// The colour of a `w:highlight` name.
+pub(crate) fn highlight_color(name: &str) -> Option<Color> {
+    highlight_hex(name).and_then(|hex| Color::from_hex(&hex[1..]))
 }
 
 /// The CSS colour of a `w:highlight` name.
-pub(crate) fn highlight_color(name: &str) -> Option<&'static str> {
+fn highlight_hex(name: &str) -> Option<&'static str> {
     Some(match name {
         "yellow" => "#FFFF00",
         "green" => "#00FF00",
@@ -79,7 +77,7 @@ pub(crate) fn highlight_color(name: &str) -> Option<&'static str> {
 }
 
 /// The fill of a `w:shd`: `Some(None)` for an explicit "no fill".
-pub(crate) fn shading(el: Element<'_>, theme: &ThemeColors) -> Option<Option<String>> {
+pub(crate) fn shading(el: Element<'_>, theme: &ThemeColors) -> Option<Option<Color>> {
     let pattern = val(el).unwrap_or("clear");
     if pattern == "nil" {
         return Some(None);
@@ -188,7 +186,7 @@ pub(crate) struct PPr {
     pub page_break_before: Option<bool>,
     pub keep_next: Option<bool>,
     pub bidi: Option<bool>,
-    pub shading: Option<Option<String>>,
+    pub shading: Option<Option<Color>>,
     pub borders: Borders,
     pub tabs: Vec<TabStop>,
     pub cleared_tabs: Vec<f32>,
@@ -361,14 +359,14 @@ pub(crate) struct RPr {
     pub bold: Option<bool>,
     pub italic: Option<bool>,
     pub underline: Option<Option<String>>,
-    pub underline_color: Option<Option<String>>,
+    pub underline_color: Option<Option<Color>>,
     pub strike: Option<bool>,
     pub double_strike: Option<bool>,
-    pub color: Option<Option<String>>,
+    pub color: Option<Option<Color>>,
     pub size: Option<f32>,
     pub font: Option<FontRef>,
-    pub highlight: Option<Option<String>>,
-    pub shading: Option<Option<String>>,
+    pub highlight: Option<Option<Color>>,
+    pub shading: Option<Option<Color>>,
     pub vertical_align: Option<Option<VerticalAlign>>,
     pub caps: Option<bool>,
     pub small_caps: Option<bool>,
@@ -380,7 +378,7 @@ pub(crate) struct RPr {
 /// A font named directly or through the theme (`minorHAnsi` …).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum FontRef {
-    Named(String),
+    Named(Arc<str>),
     /// `true` for the major (heading) font, else the minor (body) font.
     Theme {
         major: bool,
@@ -434,12 +432,10 @@ impl RPr {
                             major: theme.starts_with("major"),
                         });
                     } else if let Some(name) = named {
-                        r.font = Some(FontRef::Named(name.to_owned()));
+                        r.font = Some(FontRef::Named(name.into()));
                     }
                 }
-                "highlight" => {
-                    r.highlight = Some(val(c).and_then(highlight_color).map(str::to_owned))
-                }
+                "highlight" => r.highlight = Some(val(c).and_then(highlight_color)),
                 "shd" => r.shading = shading(c, theme),
                 "vertAlign" => {
                     r.vertical_align = Some(match val(c) {
@@ -492,10 +488,10 @@ impl RPr {
                 .underline
                 .as_ref()
                 .and_then(|u| u.as_ref())
-                .and(self.underline_color.clone().flatten()),
+                .and(self.underline_color.flatten()),
             strike: self.strike.unwrap_or(false),
             double_strike: self.double_strike.unwrap_or(false),
-            color: self.color.clone().flatten(),
+            color: self.color.flatten(),
             size: self.size,
             font: match &self.font {
                 Some(FontRef::Named(n)) => Some(n.clone()),
@@ -508,8 +504,8 @@ impl RPr {
                 }
                 None => None,
             },
-            highlight: self.highlight.clone().flatten(),
-            shading: self.shading.clone().flatten(),
+            highlight: self.highlight.flatten(),
+            shading: self.shading.flatten(),
             vertical_align: self.vertical_align.flatten(),
             caps: self.caps.unwrap_or(false),
             small_caps: self.small_caps.unwrap_or(false),
@@ -523,8 +519,8 @@ impl RPr {
 /// Latin typefaces of the theme's font scheme.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ThemeFonts {
-    pub major: Option<String>,
-    pub minor: Option<String>,
+    pub major: Option<Arc<str>>,
+    pub minor: Option<Arc<str>>,
 }
 
 impl ThemeFonts {
@@ -535,7 +531,7 @@ impl ThemeFonts {
                 .and_then(|f| f.child(Ns::A, "latin"))
                 .and_then(|l| l.attr_local("typeface"))
                 .filter(|t| !t.is_empty())
-                .map(str::to_owned)
+                .map(Arc::from)
         };
         ThemeFonts {
             major: latin("majorFont"),

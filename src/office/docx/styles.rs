@@ -7,11 +7,12 @@
 
 use super::theme::ThemeColors;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::office::xml::Element;
 use crate::office::Ns;
 
-use super::model::{Borders, Margins};
+use super::model::{Borders, Color, Margins};
 use super::props::{borders, twips, val, PPr, RPr};
 
 /// Deepest `basedOn` chain followed; real documents stay far below.
@@ -43,7 +44,7 @@ pub(crate) struct TablePr {
 pub(crate) struct CondFormat {
     pub ppr: PPr,
     pub rpr: RPr,
-    pub shading: Option<Option<String>>,
+    pub shading: Option<Option<Color>>,
     pub borders: Borders,
 }
 
@@ -105,7 +106,8 @@ pub(crate) struct Styles {
     pub default_rpr: RPr,
     pub default_paragraph: Option<String>,
     pub default_table: Option<String>,
-    styles: HashMap<String, Style>,
+    /// Shared, so a table can hold on to its style while the parser walks its cells.
+    styles: HashMap<String, Rc<Style>>,
 }
 
 /// A style as written, before its chain is merged.
@@ -240,14 +242,19 @@ impl Styles {
             }
             // A style's own pStyle would be meaningless; never let it leak into paragraphs.
             merged.ppr.style = None;
-            sheet.styles.insert(id.clone(), merged);
+            sheet.styles.insert(id.clone(), Rc::new(merged));
         }
         sheet
     }
 
     /// The style `id`, when it exists.
     pub fn get(&self, id: &str) -> Option<&Style> {
-        self.styles.get(id)
+        self.styles.get(id).map(Rc::as_ref)
+    }
+
+    /// The style `id` as a shared handle.
+    pub fn shared(&self, id: &str) -> Option<Rc<Style>> {
+        self.styles.get(id).cloned()
     }
 
     /// A paragraph style by id, falling back to the default paragraph style.
@@ -258,10 +265,10 @@ impl Styles {
                 .filter(|(_, s)| s.kind == StyleKind::Paragraph)
         });
         match found {
-            Some((id, style)) => (Some(id.as_str()), Some(style)),
+            Some((id, style)) => (Some(id.as_str()), Some(style.as_ref())),
             None => {
                 let id = self.default_paragraph.as_deref();
-                (id, id.and_then(|id| self.styles.get(id)))
+                (id, id.and_then(|id| self.get(id)))
             }
         }
     }

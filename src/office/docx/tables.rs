@@ -5,6 +5,8 @@
 //! same grid column, that continue the merge. Continuation cells stay in the model,
 //! flagged, with their (normally empty) content, so nothing is dropped.
 
+use std::rc::Rc;
+
 use crate::office::xml::Element;
 use crate::office::Ns;
 
@@ -37,10 +39,7 @@ impl Parser<'_, '_> {
             .and_then(val)
             .map(str::to_owned)
             .or_else(|| self.styles.default_table.clone());
-        let style = style_id
-            .as_deref()
-            .and_then(|id| self.styles.get(id))
-            .cloned();
+        let style = style_id.as_deref().and_then(|id| self.styles.shared(id));
 
         let mut table = Table {
             style_id,
@@ -84,7 +83,7 @@ impl Parser<'_, '_> {
         let mut rows_el = Vec::new();
         collect_rows(el, &mut rows_el);
         let direct_bands = props.map(|p| table_pr(p, &self.colors)).unwrap_or_default();
-        let ctx = TableContext {
+        let mut ctx = TableContext {
             look: props
                 .and_then(|p| p.child(Ns::W, "tblLook"))
                 .map(Look::from_xml)
@@ -100,10 +99,11 @@ impl Parser<'_, '_> {
                 .or(style.as_ref().and_then(|s| s.table.col_band))
                 .unwrap_or(1),
             style,
+            formats: Vec::new(),
         };
         let mut merges: Vec<Vec<VMerge>> = Vec::new();
         for (r, tr) in rows_el.into_iter().enumerate() {
-            let (row, row_merges) = self.row(tr, r, &ctx);
+            let (row, row_merges) = self.row(tr, r, &mut ctx);
             table.rows.push(row);
             merges.push(row_merges);
         }
@@ -112,7 +112,12 @@ impl Parser<'_, '_> {
         table
     }
 
-    fn row(&mut self, tr: Element<'_>, r: usize, ctx: &TableContext) -> (TableRow, Vec<VMerge>) {
+    fn row(
+        &mut self,
+        tr: Element<'_>,
+        r: usize,
+        ctx: &mut TableContext,
+    ) -> (TableRow, Vec<VMerge>) {
         let mut row = TableRow::default();
         if let Some(p) = tr.child(Ns::W, "trPr") {
             if let Some(h) = p.child(Ns::W, "trHeight") {
@@ -166,7 +171,7 @@ impl Parser<'_, '_> {
         (row, merges)
     }
 
-    fn cell(&mut self, tc: Element<'_>, cond: CondFormat) -> (TableCell, VMerge) {
+    fn cell(&mut self, tc: Element<'_>, cond: Rc<CondFormat>) -> (TableCell, VMerge) {
         let mut cell = TableCell {
             col_span: 1,
             row_span: 1,
@@ -212,11 +217,11 @@ impl Parser<'_, '_> {
         if cell.shading.is_none() {
             cell.shading = cond.shading.flatten();
         }
-        let mut borders = cond.borders;
+        let mut borders = cond.borders.clone();
         overlay_borders(&mut borders, &cell.borders);
         cell.borders = borders;
         // Paragraphs inside take the table style's paragraph and run properties.
-        self.table_styles.push((cond.ppr, cond.rpr));
+        self.table_styles.push(cond);
         self.blocks(tc, &mut cell.blocks, None);
         // Most cells hold one paragraph; growth slack here was a third of a large
         // report's model.
@@ -274,7 +279,11 @@ impl Look {
 
 /// What a row and its cells need to know about their table.
 struct TableContext {
-    style: Option<Style>,
+    style: Option<Rc<Style>>,
+    /// Region formats built so far, by the set of regions merged into them: a table has
+    /// only a handful of distinct ones (header, bands, corners), and merging them again
+    /// for every cell cost more than reading the cells.
+    formats: Vec<(u16, Rc<CondFormat>)>,
     look: Look,
     rows: usize,
     grid: u32,
@@ -286,24 +295,43 @@ impl TableContext {
     /// The table style's formatting for the cell at row `r` spanning grid columns
     /// `start..end`: base properties, then regions in Word's order of precedence
     /// (whole table, column bands, row bands, first/last column, first/last row, corners).
-    fn format_for(&self, r: usize, start: u32, end: u32) -> CondFormat {
-        let Some(style) = &self.style else {
-            return CondFormat::default();
-        };
-        let mut f = CondFormat {
-            ppr: style.ppr.clone(),
-            rpr: style.rpr.clone(),
-            ..CondFormat::default()
-        };
+    fn format_for(&mut self, r: usize, start: u32, end: u32) -> Rc<CondFormat> {
+        let regions = self.regions(r, start, end);
+        if let Some((_, f)) = self.formats.iter().find(|(set, _)| *set == regions) {
+            return Rc::clone(f);
+        }
+        let mut f = CondFormat::default();
+        if let Some(style) = &self.style {
+            f.ppr = style.ppr.clone();
+            f.rpr = style.rpr.clone();
+            for (bit, region) in REGIONS.iter().enumerate() {
+                if regions & (1 << bit) != 0 {
+                    if let Some(cond) = style.conditional.get(*region) {
+                        f.overlay(cond);
+                    }
+                }
+            }
+        }
+        let f = Rc::new(f);
+        self.formats.push((regions, Rc::clone(&f)));
+        f
+    }
+
+    /// The regions (bits into [`REGIONS`]) a cell at row `r` spanning grid columns
+    /// `start..end` lies in; none without a table style.
+    fn regions(&self, r: usize, start: u32, end: u32) -> u16 {
+        if self.style.is_none() {
+            return 0;
+        }
         let look = self.look;
         let first_row = look.first_row && r == 0;
         let last_row = look.last_row && r + 1 == self.rows && self.rows > 1;
         let first_col = look.first_col && start == 0;
         let last_col = look.last_col && self.grid > 0 && end >= self.grid;
-        let mut regions: Vec<&str> = vec!["wholeTable"];
+        let mut regions = region_bit("wholeTable");
         if look.v_band && !first_col && !last_col {
             let c = start.saturating_sub(u32::from(look.first_col)) / self.col_band;
-            regions.push(if c.is_multiple_of(2) {
+            regions |= region_bit(if c.is_multiple_of(2) {
                 "band1Vert"
             } else {
                 "band2Vert"
@@ -312,41 +340,54 @@ impl TableContext {
         if look.h_band && !first_row && !last_row {
             let header = usize::from(look.first_row);
             let b = r.saturating_sub(header) / self.row_band as usize;
-            regions.push(if b.is_multiple_of(2) {
+            regions |= region_bit(if b.is_multiple_of(2) {
                 "band1Horz"
             } else {
                 "band2Horz"
             });
         }
-        if first_col {
-            regions.push("firstCol");
-        }
-        if last_col {
-            regions.push("lastCol");
-        }
-        if first_row {
-            regions.push("firstRow");
-        }
-        if last_row {
-            regions.push("lastRow");
-        }
-        for (corner, hit) in [
+        for (region, hit) in [
+            ("firstCol", first_col),
+            ("lastCol", last_col),
+            ("firstRow", first_row),
+            ("lastRow", last_row),
             ("nwCell", first_row && first_col),
             ("neCell", first_row && last_col),
             ("swCell", last_row && first_col),
             ("seCell", last_row && last_col),
         ] {
             if hit {
-                regions.push(corner);
+                regions |= region_bit(region);
             }
         }
-        for region in regions {
-            if let Some(cond) = style.conditional.get(region) {
-                f.overlay(cond);
-            }
-        }
-        f
+        regions
     }
+}
+
+/// Table style regions in Word's order of precedence, weakest first: formats are merged
+/// in this order, so a later region wins.
+const REGIONS: [&str; 13] = [
+    "wholeTable",
+    "band1Vert",
+    "band2Vert",
+    "band1Horz",
+    "band2Horz",
+    "firstCol",
+    "lastCol",
+    "firstRow",
+    "lastRow",
+    "nwCell",
+    "neCell",
+    "swCell",
+    "seCell",
+];
+
+/// The bit of a region in a set of [`REGIONS`].
+fn region_bit(region: &str) -> u16 {
+    REGIONS
+        .iter()
+        .position(|r| *r == region)
+        .map_or(0, |i| 1 << i)
 }
 
 /// Rows, looking through wrappers (`w:sdt`, `w:customXml`) that may hold them.

@@ -9,6 +9,7 @@
 use crate::office::xml::Element;
 use crate::office::Ns;
 
+use super::model::Color;
 use super::props::hex_color;
 
 /// The twelve colour slots of a theme, as `#RRGGBB`.
@@ -16,7 +17,7 @@ use super::props::hex_color;
 pub(crate) struct ThemeColors {
     /// `(slot, colour)`: `dk1`, `lt1`, `dk2`, `lt2`, `accent1`…`accent6`, `hlink`,
     /// `folHlink`.
-    slots: Vec<(String, String)>,
+    slots: Vec<(String, Color)>,
 }
 
 /// The names of one colour attribute group on an element.
@@ -77,7 +78,7 @@ impl ThemeColors {
     }
 
     /// The colour of a `w:themeColor` value, without tint or shade.
-    fn slot(&self, name: &str) -> Option<&str> {
+    fn slot(&self, name: &str) -> Option<Color> {
         // Word's names for the slots a document refers to.
         let slot = match name {
             "dark1" | "text1" => "dk1",
@@ -88,19 +89,16 @@ impl ThemeColors {
             "followedHyperlink" => "folHlink",
             other => other,
         };
-        self.slots
-            .iter()
-            .find(|(s, _)| s == slot)
-            .map(|(_, c)| c.as_str())
+        self.slots.iter().find(|(s, _)| s == slot).map(|(_, c)| *c)
     }
 
     /// The colour of one attribute group of `el`: the theme slot (tinted or shaded) when
     /// the theme defines it, else the literal hex value.
-    pub fn resolve(&self, el: Element<'_>, attrs: &ColorAttrs) -> Option<String> {
+    pub fn resolve(&self, el: Element<'_>, attrs: &ColorAttrs) -> Option<Color> {
         let themed = el
             .attr(Ns::W, attrs.theme)
             .and_then(|name| self.slot(name))
-            .and_then(rgb);
+            .map(Color::channels);
         if let Some(base) = themed {
             let byte = |name: &str| {
                 el.attr(Ns::W, name)
@@ -111,21 +109,11 @@ impl ThemeColors {
                 (None, Some(shade)) => shaded(base, shade),
                 (None, None) => base,
             };
-            return Some(hex(color));
+            let [r, g, b] = color;
+            return Some(Color::rgb(r, g, b));
         }
         el.attr(Ns::W, attrs.value).and_then(hex_color)
     }
-}
-
-/// `#RRGGBB` → channels.
-fn rgb(color: &str) -> Option<[u8; 3]> {
-    let v = color.strip_prefix('#')?;
-    let channel = |i: usize| u8::from_str_radix(v.get(i..i + 2)?, 16).ok();
-    Some([channel(0)?, channel(2)?, channel(4)?])
-}
-
-fn hex([r, g, b]: [u8; 3]) -> String {
-    format!("#{r:02X}{g:02X}{b:02X}")
 }
 
 /// A tint keeps `tint/255` of the colour and mixes in white for the rest, on the HSL

@@ -867,7 +867,10 @@ fn table_style_regions_header_row_and_bands() {
     let doc = parse(&f);
     let ts = tables(&doc);
     let shading = |t: &Table| -> Vec<Option<String>> {
-        t.rows.iter().map(|r| r.cells[1].shading.clone()).collect()
+        t.rows
+            .iter()
+            .map(|r| r.cells[1].shading.map(|c| c.to_string()))
+            .collect()
     };
     let run = |t: &Table, r: usize, c: usize| {
         let Block::Paragraph(p) = &t.rows[r].cells[c].blocks[0] else {
@@ -876,7 +879,11 @@ fn table_style_regions_header_row_and_bands() {
         let Inline::Text { format, .. } = &p.inlines[0] else {
             panic!("text")
         };
-        (format.bold, format.italic, format.color.clone())
+        (
+            format.bold,
+            format.italic,
+            format.color.map(|c| c.to_string()),
+        )
     };
     assert_eq!(
         shading(ts[0]),
