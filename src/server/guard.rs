@@ -329,7 +329,8 @@ pub async fn headers(State(state): State<Arc<AppState>>, mut req: Request, next:
 fn route_family(path: &str) -> &str {
     let trimmed = path.trim_start_matches('/');
     match trimmed.find('/') {
-        Some(i) => &path[..i + 1],
+        // Index within `path`, not within `trimmed`: the leading slashes are kept.
+        Some(i) => &path[..path.len() - trimmed.len() + i],
         None => path,
     }
 }
@@ -340,6 +341,15 @@ mod tests {
 
     fn sec() -> SecurityConfig {
         SecurityConfig::default()
+    }
+
+    #[test]
+    fn route_family_is_the_first_segment_with_its_slashes() {
+        assert_eq!(route_family("/abc/x"), "/abc");
+        assert_eq!(route_family("//abc/x"), "//abc");
+        assert_eq!(route_family("//\u{e9}/x"), "//\u{e9}");
+        assert_eq!(route_family("/abc"), "/abc");
+        assert_eq!(route_family("/"), "/");
     }
 
     #[test]
