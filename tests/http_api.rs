@@ -127,6 +127,43 @@ async fn wrong_tokens_and_malformed_ids_look_like_missing_snapshots() {
         );
     }
     assert_eq!(s.get(&format!("/p/{id}/{token}/")).await.status(), 200);
+
+    // Without the trailing slash a live snapshot redirects to its folder form; anything
+    // else is missing, and a decoded `//host` never reaches `Location`.
+    let r = s.get(&format!("/p/{id}/{token}")).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(r.headers()["location"], format!("{token}/").as_str());
+    for path in [
+        format!("/p/{id}/{wrong}"),
+        "/p/0123/%2F%2Fevil.example".to_string(),
+        format!("/p/{id}/https:%2F%2Fevil.example"),
+    ] {
+        let r = s.get(&path).await;
+        assert!(r.headers().get("location").is_none(), "{path}");
+        assert_eq!(error_of(r).await, (404, "not_found".into()), "{path}");
+    }
+}
+
+/// One raw HTTP/1.1 request on a fresh connection; the whole response as text.
+async fn raw_request(addr: std::net::SocketAddr, target: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    stream.read_to_end(&mut out).await.unwrap();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn unmatched_paths_with_any_characters_get_a_404() {
+    let s = start(|_| {}).await;
+    // Raw UTF-8 in the request target (hyper accepts it), after doubled slashes: the
+    // request log's route family once sliced such a path inside a character and panicked.
+    for target in ["//\u{e9}/x", "/\u{e9}\u{e9}/x", "///\u{1F600}/y", "//ab/x"] {
+        let response = raw_request(s.addr, target).await;
+        assert!(response.starts_with("HTTP/1.1 404"), "{target}: {response}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

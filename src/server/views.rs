@@ -19,8 +19,14 @@ use crate::preview::{views_for, Snapshot, View};
 use crate::workspace::{check_relative_path, FileKind, WorkspaceFileRef};
 
 /// `/p/{id}/{token}` without the trailing slash: relative URLs need the folder form.
-pub async fn snapshot_root(Path((_id, token)): Path<(String, String)>) -> Response {
-    see_other(&format!("{token}/"))
+/// Only a live snapshot's own token is echoed into `Location`: a decoded path segment such
+/// as `%2F%2Fevil.example` would otherwise make this an open redirect.
+pub async fn snapshot_root(
+    State(state): State<Arc<AppState>>,
+    Path((id, token)): Path<(String, String)>,
+) -> Result<Response, Error> {
+    state.snapshots.get(&id, &token)?;
+    Ok(see_other(&format!("{token}/")))
 }
 
 /// `/p/{id}/{token}/`: the shell on the default view.
