@@ -5,22 +5,32 @@
 //! placement) is used when it does; some 2.x releases misplace ops after compacting, and
 //! then the raw Myers result is taken instead, and as a last resort one replace of
 //! everything. Either way the caller gets a valid script and never an out-of-range index.
+//!
+//! Myers costs O((N + M) · D): two inputs with nothing in common cost the product of their
+//! lengths (16,000 unrelated lines took 34 s in a debug build). With a deadline, the search
+//! stops refining once it passes and whatever is left becomes one delete and one insert: a
+//! valid, less minimal script, in bounded time.
 
 use std::hash::Hash;
+use std::time::Instant;
 
-use similar::algorithms::{diff_slices, Capture, Replace};
-use similar::{capture_diff_slices, Algorithm, DiffOp};
+use similar::algorithms::{diff_slices_deadline, Capture, Replace};
+use similar::{capture_diff_slices_deadline, Algorithm, DiffOp};
 
 /// A valid edit script from `old` to `new`: ops in order, each starting where the previous
-/// ended, covering both sequences completely.
-pub(crate) fn diff_ops<T: Eq + Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
-    let ops = capture_diff_slices(Algorithm::Myers, old, new);
+/// ended, covering both sequences completely. Past `deadline` the rest is not minimal.
+pub(crate) fn diff_ops<T: Eq + Hash + Ord>(
+    old: &[T],
+    new: &[T],
+    deadline: Option<Instant>,
+) -> Vec<DiffOp> {
+    let ops = capture_diff_slices_deadline(Algorithm::Myers, old, new, deadline);
     if is_valid(&ops, old.len(), new.len()) {
         return ops;
     }
     let mut hook = Replace::new(Capture::new());
     // The capture hook cannot fail (its error type is `Infallible`).
-    let _ = diff_slices(Algorithm::Myers, &mut hook, old, new);
+    let _ = diff_slices_deadline(Algorithm::Myers, &mut hook, old, new, deadline);
     let ops = hook.into_inner().into_ops();
     if is_valid(&ops, old.len(), new.len()) {
         return ops;
@@ -74,12 +84,29 @@ mod tests {
     fn valid_scripts_cover_both_sides() {
         let old = ["a", "b", "c", "d"];
         let new = ["a", "x", "c", "d", "e"];
-        let ops = diff_ops(&old, &new);
+        let ops = diff_ops(&old, &new, None);
         assert!(is_valid(&ops, 4, 5));
         assert_eq!(
             ops.first().map(|op| op.tag()),
             Some(similar::DiffTag::Equal)
         );
+    }
+
+    #[test]
+    fn a_passed_deadline_still_gives_a_valid_script() {
+        // Unrelated lines with one shared line in the middle: unbounded Myers finds it;
+        // with the deadline already gone it is not searched for, and the script is still
+        // complete and in order.
+        let mut old: Vec<String> = (0..400).map(|i| format!("a{i}")).collect();
+        let mut new: Vec<String> = (0..400).map(|i| format!("b{i}")).collect();
+        old[200] = "shared".into();
+        new[200] = "shared".into();
+        let minimal = diff_ops(&old, &new, None);
+        assert!(is_valid(&minimal, 400, 400));
+        assert!(minimal.iter().any(|op| op.tag() == similar::DiffTag::Equal));
+        let bounded = diff_ops(&old, &new, Some(Instant::now()));
+        assert!(is_valid(&bounded, 400, 400));
+        assert!(bounded.iter().all(|op| op.tag() != similar::DiffTag::Equal));
     }
 
     #[test]

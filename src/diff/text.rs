@@ -5,6 +5,8 @@
 //! lines of context, as `git diff` does, and the new text is kept whole in
 //! [`FullText`] so the viewer can expand the collapsed runs between hunks.
 
+use std::time::{Duration, Instant};
+
 use similar::{group_diff_ops, DiffOp};
 
 use super::model::{DiffLine, DiffModel, FileDiff, FileStatus, FullText, Hunk, LineKind};
@@ -14,6 +16,12 @@ use super::words::{annotate_hunk, WordBudget};
 /// Context lines around each change, as `git diff` uses by default.
 pub const CONTEXT_LINES: usize = 3;
 
+/// How long the line diff may refine its script. Ordinary changes finish in milliseconds;
+/// texts with almost nothing in common would otherwise take seconds to minutes (Myers is
+/// quadratic in the differences) while holding a worker. Past it, the rest of the texts
+/// is shown as one replacement.
+pub const LINE_DIFF_TIME_LIMIT: Duration = Duration::from_millis(500);
+
 /// Diffs two texts line by line. `path` names the file on both sides.
 ///
 /// Identical texts give a file with no hunks; callers that must refuse that case
@@ -21,7 +29,7 @@ pub const CONTEXT_LINES: usize = 3;
 pub fn diff_texts(path: Option<&str>, before: &str, after: &str) -> DiffModel {
     let old: Vec<&str> = before.split_inclusive('\n').collect();
     let new: Vec<&str> = after.split_inclusive('\n').collect();
-    let ops = diff_ops(&old, &new);
+    let ops = diff_ops(&old, &new, Instant::now().checked_add(LINE_DIFF_TIME_LIMIT));
 
     let mut budget = WordBudget::new();
     let mut hunks = Vec::new();

@@ -83,7 +83,8 @@ fn pair_spans(old: &mut DiffLine, new: &mut DiffLine, budget: &mut WordBudget) {
     let cost = a_mid.len().saturating_mul(b_mid.len());
     if cost <= PAIR_BUDGET && cost <= budget.left {
         budget.left -= cost;
-        for op in diff_ops(a_mid, b_mid) {
+        // No deadline: the pair and model budgets above already bound the work.
+        for op in diff_ops(a_mid, b_mid, None) {
             match op {
                 DiffOp::Equal { .. } => {}
                 _ => {
