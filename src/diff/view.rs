@@ -812,8 +812,8 @@ fn prepare<'a>(model: &'a DiffModel, options: &ViewOptions) -> Vec<Prepared<'a>>
         let mut max_line = 1;
         for hunk in &file.hunks {
             max_line = max_line
-                .max(hunk.old_start + hunk.old_count)
-                .max(hunk.new_start + hunk.new_count);
+                .max(hunk.old_start.saturating_add(hunk.old_count))
+                .max(hunk.new_start.saturating_add(hunk.new_count));
         }
         if let Some(full) = &file.full_text {
             max_line = max_line.max(full.new_lines.len()).max(full.old_line_count);

@@ -37,14 +37,19 @@ pub(super) fn parse_hunk_header(line: &str) -> Option<HunkHeader> {
     })
 }
 
-/// `start[,count]`; the count defaults to 1. Only plain digits, and values that overflow
-/// `usize` make the header invalid rather than wrap.
+/// Largest line number or count a hunk header may give. No text has four billion lines,
+/// and with every start and count at most this, `start + count` cannot overflow anywhere
+/// downstream.
+const MAX_HEADER_NUMBER: usize = u32::MAX as usize;
+
+/// `start[,count]`; the count defaults to 1. Only plain digits, and values past
+/// [`MAX_HEADER_NUMBER`] make the header invalid rather than wrap.
 fn parse_range(s: &str) -> Option<(usize, usize)> {
     let number = |d: &str| -> Option<usize> {
         if d.is_empty() || !d.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        d.parse().ok()
+        d.parse().ok().filter(|n| *n <= MAX_HEADER_NUMBER)
     };
     match s.split_once(',') {
         Some((start, count)) => Some((number(start)?, number(count)?)),

@@ -1,7 +1,8 @@
 //! Garbage, truncated and oversized patches: refused with the contract's messages or read
 //! as far as they make sense, never a panic, never work beyond the input's size.
 
-use crate::diff::{parse_patch, DiffErrorKind, DiffModel, FileStatus, LineKind};
+use crate::diff::view::{render, ViewOptions};
+use crate::diff::{parse_patch, DiffDefaults, DiffErrorKind, DiffModel, FileStatus, LineKind};
 
 const NO_FILES: &str = "Patch input did not contain any file diffs.";
 
@@ -175,13 +176,29 @@ fn huge_counts_in_a_hunk_header_read_only_what_is_there() {
 fn overflowing_hunk_header_is_ignored() {
     let text = "--- a/x\n+++ b/x\n@@ -1,99999999999999999999999 +1 @@\n-old\n+new\n";
     assert_eq!(refused(text), NO_FILES);
+    // usize::MAX fits the type but not the header's bound: adding a count to it would
+    // overflow wherever a hunk's end is computed.
     let text = "--- a/x\n+++ b/x\n@@ -18446744073709551615,2 +18446744073709551615,2 @@\n a\n b\n";
-    let model = parse_patch(text).unwrap();
+    assert_eq!(refused(text), NO_FILES);
+    let text = "--- a/x\n+++ b/x\n@@ -18446744073709551615 +1 @@\n-a\n+b\n";
+    assert_eq!(refused(text), NO_FILES);
+}
+
+#[test]
+fn the_largest_hunk_header_numbers_render() {
+    let max = u32::MAX;
+    let text = format!("--- a/x\n+++ b/x\n@@ -{max},{max} +{max},2 @@\n a\n-b\n+c\n");
+    let model = parse_patch(&text).unwrap();
     let lines = &model.files[0].hunks[0].lines;
-    assert_eq!(
-        lines[1].old_line,
-        Some(usize::MAX),
-        "line numbers saturate instead of wrapping"
+    assert_eq!(lines[1].old_line, Some(max as usize + 1));
+    // Tests build with overflow checks on: any unchecked `start + count` would panic here.
+    let html = render(
+        &model,
+        &ViewOptions::from_defaults(&DiffDefaults::default(), "big"),
+    );
+    assert!(
+        html.contains(&format!(">{max}<")),
+        "the number column shows it"
     );
 }
 
