@@ -35,6 +35,10 @@ pub const MAX_PATH_BYTES: usize = 2_048;
 pub const MAX_LANG_BYTES: usize = 128;
 /// Largest `title`, in UTF-8 bytes.
 pub const MAX_TITLE_BYTES: usize = 1_024;
+/// Largest value of each `context` field (ids and a channel name), in UTF-8 bytes. They are
+/// echoed in the answer and stored with the artifact, so they are bounded like the title;
+/// the four of them fit the request body's 64 KiB of slack even fully escaped.
+pub const MAX_CONTEXT_BYTES: usize = 1_024;
 
 /// A request-body limit that still admits the largest valid input after JSON escaping.
 ///
@@ -460,7 +464,11 @@ fn parse_context(fields: &Fields<'_>) -> Result<Option<DiffContext>, DiffInputEr
         prefix: "context.",
     };
     let get = |name: &str| -> Result<Option<String>, DiffInputError> {
-        Ok(inner.string(name)?.map(str::to_string))
+        let value = inner.string(name)?;
+        if let Some(v) = value {
+            check_size(v, &format!("context.{name}"), MAX_CONTEXT_BYTES)?;
+        }
+        Ok(value.map(str::to_string))
     };
     Ok(Some(DiffContext {
         agent_id: get("agentId")?,

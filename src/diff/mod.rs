@@ -36,7 +36,7 @@ pub use base_url::normalize_base_url;
 pub use error::{DiffErrorKind, DiffInputError};
 pub use input::{
     DiffContext, DiffInput, DiffRequest, FileOptions, InputKind, Presentation, IDENTICAL_MESSAGE,
-    MAX_REQUEST_BODY_BYTES,
+    MAX_CONTEXT_BYTES, MAX_REQUEST_BODY_BYTES,
 };
 pub use model::{
     DiffLine, DiffModel, FileDiff, FileStatus, FullText, Gap, Hunk, LineKind, WordSpan,

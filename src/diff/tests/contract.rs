@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use crate::diff::{
     build_model, normalize_base_url, DiffDefaults, DiffErrorKind, DiffIndicators, DiffInput,
     DiffOutcome, DiffRequest, FileFormat, FileQuality, InputKind, Layout, Mode, Theme,
-    IDENTICAL_MESSAGE, MAX_REQUEST_BODY_BYTES,
+    IDENTICAL_MESSAGE, MAX_CONTEXT_BYTES, MAX_REQUEST_BODY_BYTES,
 };
 
 fn parse(v: Value) -> DiffRequest {
@@ -584,6 +584,23 @@ fn context_is_echoed() {
         json!({"sessionId": "s"})
     );
     assert_eq!(parse(texts(json!({}))).context, None);
+}
+
+#[test]
+fn context_values_are_bounded() {
+    let at_cap = "a".repeat(MAX_CONTEXT_BYTES);
+    let r = parse(texts(json!({"context": {"agentId": at_cap}})));
+    assert_eq!(
+        r.context.unwrap().agent_id.unwrap().len(),
+        MAX_CONTEXT_BYTES
+    );
+    for field in ["agentId", "sessionId", "messageChannel", "agentAccountId"] {
+        let over = "a".repeat(MAX_CONTEXT_BYTES + 1);
+        assert_eq!(
+            message(texts(json!({"context": {field: over}}))),
+            format!("context.{field} exceeds maximum size (1024 bytes).")
+        );
+    }
 }
 
 // --- baseUrl --------------------------------------------------------------------------
