@@ -15,6 +15,12 @@
 //! One piece is a composed before/after pair. Several pieces are shown side by side, joined
 //! by a blank line, and marked as independent fragments so the view never claims they are
 //! one cumulative patch.
+//!
+//! Rule 4 searches every piece and copies the one it edits, so its cost grows with the
+//! document times the number of edits: a large write followed by many small edits could
+//! cost a request minutes. The bytes it may search and copy per composition are capped
+//! ([`REPLAY_WORK_BYTES`]); past that, fragments are kept as independent pieces (rule 5),
+//! which is still a true picture, only a less compact one.
 
 use std::collections::HashSet;
 
@@ -84,8 +90,17 @@ struct Piece {
     create: bool,
 }
 
+/// Bytes rule 4 may search and copy for one composition: hundreds of times an ordinary
+/// turn's texts, and a few hundred milliseconds of work at most.
+pub const REPLAY_WORK_BYTES: usize = 256 * 1024 * 1024;
+
 /// Composes fragments in order into the display diff; `None` when there is nothing to show.
 pub fn compose_display_diff(steps: &[DiffStep<'_>]) -> Option<DisplayDiff> {
+    compose_with_budget(steps, REPLAY_WORK_BYTES)
+}
+
+/// [`compose_display_diff`] with `budget` bytes of rule-4 work.
+fn compose_with_budget(steps: &[DiffStep<'_>], mut budget: usize) -> Option<DisplayDiff> {
     let mut seen: HashSet<(&str, &str)> = HashSet::new();
     let mut pieces: Vec<Piece> = Vec::new();
     for step in steps {
@@ -114,9 +129,15 @@ pub fn compose_display_diff(steps: &[DiffStep<'_>]) -> Option<DisplayDiff> {
             piece.new_text = step.new_text.to_string();
             continue;
         }
-        if let Some(piece) = unique_holder(&mut pieces, step.old_text) {
-            piece.new_text = piece.new_text.replacen(step.old_text, step.new_text, 1);
-            continue;
+        // A search reads every piece; a replay copies one.
+        let held: usize = pieces.iter().map(|p| p.new_text.len()).sum();
+        let work = held.saturating_mul(2).saturating_add(step.new_text.len());
+        if work <= budget {
+            budget -= work;
+            if let Some(piece) = unique_holder(&mut pieces, step.old_text) {
+                piece.new_text = piece.new_text.replacen(step.old_text, step.new_text, 1);
+                continue;
+            }
         }
         pieces.push(Piece {
             old_text: step.old_text.to_string(),
@@ -318,6 +339,31 @@ mod tests {
         let diff = compose_display_diff(&steps);
         assert!(
             matches!(&diff, Some(DisplayDiff::Fragments { fragments, .. }) if fragments.len() == 3)
+        );
+    }
+
+    #[test]
+    fn past_the_replay_budget_fragments_stay_independent() {
+        let document = "fn a() {}\nfn b() {}\nfn c() {}\n";
+        let steps = [
+            write(document),
+            edit("fn b() {}", "fn bb() {}"),
+            edit("fn c() {}", "fn cc() {}"),
+        ];
+        // Enough for the first replay only (two reads of the document and a copy).
+        let one = 2 * document.len() + "fn bb() {}".len();
+        match compose_with_budget(&steps, one) {
+            Some(DisplayDiff::Fragments { fragments, .. }) => {
+                assert_eq!(fragments.len(), 2);
+                assert_eq!(fragments[0].new_text, "fn a() {}\nfn bb() {}\nfn c() {}\n");
+                assert_eq!(fragments[1].old_text, "fn c() {}");
+            }
+            other => panic!("expected fragments, got {other:?}"),
+        }
+        // With the real budget both replay onto the document.
+        assert_eq!(
+            compose_display_diff(&steps),
+            composed("", "fn a() {}\nfn bb() {}\nfn cc() {}\n")
         );
     }
 
