@@ -23,6 +23,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use syntect::highlighting::{Color, FontStyle, Highlighter, Style, Theme, ThemeSet};
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
@@ -187,9 +188,23 @@ pub fn language_name(lang: Option<&str>, file_name: &str) -> Option<&'static str
 /// Highlights `text` into one HTML fragment per line (no line breaks inside), each
 /// self-contained: flat spans, none open across a line end.
 ///
-/// Returns `None` when no syntax matches, or when syntect fails on the text; the caller
-/// then shows plain text.
+/// Returns `None` when no syntax matches, when syntect fails on the text, or when it takes
+/// longer than [`HIGHLIGHT_TIME_LIMIT`]; the caller then shows plain text.
 pub fn highlight_lines(text: &str, lang: Option<&str>, file_name: &str) -> Option<Vec<String>> {
+    highlight_until(text, lang, file_name, Instant::now() + HIGHLIGHT_TIME_LIMIT)
+}
+
+/// How long one text may take to highlight. Callers cap the bytes they highlight, which
+/// keeps ordinary code to tens of milliseconds; the grammars' regexes can still backtrack
+/// badly on crafted text, and a page must not wait on that. Checked between lines.
+pub const HIGHLIGHT_TIME_LIMIT: Duration = Duration::from_secs(2);
+
+fn highlight_until(
+    text: &str,
+    lang: Option<&str>,
+    file_name: &str,
+    deadline: Instant,
+) -> Option<Vec<String>> {
     let syntax = find_syntax(lang, file_name)?;
     let set = syntaxes();
     let mut styles = StyleCache::new();
@@ -197,6 +212,9 @@ pub fn highlight_lines(text: &str, lang: Option<&str>, file_name: &str) -> Optio
     let mut stack = ScopeStack::new();
     let mut lines = Vec::new();
     for line in LinesWithEndings::from(text) {
+        if Instant::now() > deadline {
+            return None;
+        }
         let ops = parser.parse_line(line, set).ok()?;
         let body = line.strip_suffix('\n').unwrap_or(line);
         let mut out = String::with_capacity(body.len() + body.len() / 2);
@@ -376,6 +394,18 @@ mod tests {
     fn markup_in_code_is_escaped() {
         let lines = highlight_lines("let s = \"</script>\";\n", None, "a.rs").unwrap();
         assert!(lines[0].contains("&lt;/script&gt;"), "{}", lines[0]);
+    }
+
+    #[test]
+    fn past_the_deadline_highlighting_gives_up() {
+        let text = "fn a() {}\n";
+        assert!(
+            highlight_until(text, None, "a.rs", Instant::now() + HIGHLIGHT_TIME_LIMIT).is_some()
+        );
+        let gone = Instant::now()
+            .checked_sub(Duration::from_millis(1))
+            .expect("the clock runs");
+        assert_eq!(highlight_until(text, None, "a.rs", gone), None);
     }
 
     #[test]
