@@ -66,6 +66,15 @@ async fn html_preview_runs_scripts_in_a_sandbox_that_reaches_nothing() {
     let s = start(|_| {}).await;
     s.write("site/index.html", agent_page(port));
     s.write("site/img/dot.png", tiny_png());
+    // Another page of the workspace that takes the tab away if it is the top.
+    s.write(
+        "site/other.html",
+        format!(
+            "<!doctype html><title>other page</title><h1>Other</h1>\
+             <script>if (window === top) {{ location.href = 'http://127.0.0.1:{port}/other-top'; }}\
+             else {{ document.body.setAttribute('data-framed', 'yes'); }}</script>"
+        ),
+    );
     let body = s.preview_ok("site/index.html").await;
     let sha = body["sha256"].as_str().unwrap().to_string();
     let shell_url = body["url"].as_str().unwrap().to_string();
@@ -198,6 +207,44 @@ async fn html_preview_runs_scripts_in_a_sandbox_that_reaches_nothing() {
         eval(&direct, "location.href").await,
         format!("{shell_url}preview").as_str()
     );
+
+    // So does another page of the workspace opened as a whole tab (a link followed from
+    // the Markdown view, say): it gets its own fresh preview, framed in the sandbox,
+    // instead of running at the top with the power to navigate the tab.
+    let sibling = browser
+        .open(&format!("{shell_url}doc/site/other.html"))
+        .await;
+    wait_for(&sibling, "document.querySelector('iframe.doc') !== null").await;
+    let landed = eval(&sibling, "location.href").await;
+    let landed = landed.as_str().unwrap();
+    assert!(landed.contains("/p/") && landed.ends_with('/'), "{landed}");
+    assert!(
+        !landed.starts_with(shell_url.as_str()),
+        "a new snapshot: {landed}"
+    );
+    assert!(
+        eval(&sibling, "document.title")
+            .await
+            .as_str()
+            .unwrap()
+            .contains("other.html"),
+        "the shell shows the other page"
+    );
+    let mut framed = serde_json::Value::Null;
+    for _ in 0..200 {
+        framed = eval_in_frame(
+            &sibling,
+            "/doc/",
+            "document.body.getAttribute('data-framed')",
+        )
+        .await;
+        if framed == "yes" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(framed, "yes", "the other page runs framed, not as the top");
+
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(
         hits.load(Ordering::SeqCst),

@@ -144,6 +144,51 @@ async fn wrong_tokens_and_malformed_ids_look_like_missing_snapshots() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn workspace_pages_opened_as_a_tab_get_their_own_framed_preview() {
+    let s = start(|_| {}).await;
+    s.write("site/index.html", "<p>index</p>");
+    s.write(
+        "site/logo.svg",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>1</script></svg>",
+    );
+    s.write("site/app.js", "let x = 1;");
+    let (id, token) = ids(&s.preview_ok("site/index.html").await);
+    let as_tab = |path: &str| {
+        s.http
+            .get(format!("{}/p/{id}/{token}/doc/{path}", s.base))
+            .header("sec-fetch-dest", "document")
+    };
+    for (path, view) in [("site/logo.svg", "image"), ("site/index.html", "preview")] {
+        let r = as_tab(path).send().await.unwrap();
+        assert_eq!(r.status(), 303, "{path}");
+        let location = r.headers()["location"].to_str().unwrap().to_string();
+        let shell = reqwest::Url::parse(&format!("{}/p/{id}/{token}/doc/{path}", s.base))
+            .unwrap()
+            .join(&location)
+            .unwrap();
+        if path == "site/index.html" {
+            // The page itself: back to its own shell.
+            assert_eq!(location, "../../preview");
+        } else {
+            assert!(!shell.path().contains(&token), "a fresh snapshot: {shell}");
+        }
+        let page = s.http.get(shell.clone()).send().await.unwrap();
+        assert_eq!(page.status(), 200, "{shell}");
+        assert!(page.text().await.unwrap().contains(view), "{shell}");
+    }
+    // Scripts and images are not pages: served as before, under the sandbox CSP.
+    let r = as_tab("site/app.js").send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(r.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .starts_with("sandbox"));
+    // Framed (no fetch metadata saying otherwise), the sibling SVG is just served.
+    let r = s.get(&format!("/p/{id}/{token}/doc/site/logo.svg")).await;
+    assert_eq!(r.status(), 200);
+}
+
 /// One raw HTTP/1.1 request on a fresh connection; the whole response as text.
 async fn raw_request(addr: std::net::SocketAddr, target: &str) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -6,9 +6,11 @@
 //! page's scripts run, but cannot reach the network, previewd's cookies, forms, popups or
 //! the shell. A small bootstrap makes links and forms inert.
 //!
-//! Residual risk, documented: CSP cannot stop a frame's own script from navigating the
-//! frame (e.g. `location = "https://…?" + text`). Setting `preview.html_scripts = false`
-//! closes that: the page then runs no script at all.
+//! Residual risks with scripts on (README, "HTML Preview"): a page can load workspace
+//! scripts and styles and so read what they hold; WebRTC can carry data out, and Chromium
+//! enforces no CSP directive against it; a frame's self-navigation is refused by the
+//! shell's `frame-src` only after a connection is opened. Setting
+//! `preview.html_scripts = false` closes them: the page then runs no script at all.
 
 /// CSP of a previewed document when its scripts may run (the contract string).
 pub const DOC_CSP_SCRIPTS: &str = "sandbox allow-scripts; default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; media-src 'self' data: blob:; connect-src 'none'; form-action 'none'; frame-ancestors 'self'";

@@ -129,21 +129,33 @@ pub async fn document(
     let scripts = state.config.preview.html_scripts;
     let relative = check_relative_path(&path, state.config.limits.relative_path_bytes)
         .map_err(|_| Error::not_found("no such file in the workspace"))?;
-    if relative == snapshot.read.relative_path
-        && headers
-            .get("sec-fetch-dest")
-            .is_some_and(|v| v.as_bytes() == b"document")
-    {
-        // Opened as a top-level page, the document's `top` would be itself, so a script
-        // could navigate the whole tab. Send people to the shell, which frames it in the
-        // sandbox; clients that send no fetch metadata still get the sandbox CSP below.
-        let up = "../".repeat(path.split('/').count());
-        return Ok(see_other(&format!("{up}preview")));
-    }
     let is_html = matches!(
         content_type(relative.file_name()),
         "text/html; charset=utf-8"
     );
+    let top_level = headers
+        .get("sec-fetch-dest")
+        .is_some_and(|v| v.as_bytes() == b"document");
+    if top_level && runs_script(relative.file_name()) {
+        // Opened as a whole tab, the page's `top` would be itself, so its script could
+        // navigate the tab (to any URL, with what it has read). Send people to a shell,
+        // which frames it in the sandbox: the page's own, or, for another page of the
+        // workspace (a link followed from the Markdown view, say), a fresh preview of that
+        // one. Clients that send no fetch metadata still get the sandbox CSP below.
+        let up = "../".repeat(path.split('/').count());
+        if relative == snapshot.read.relative_path {
+            return Ok(see_other(&format!("{up}preview")));
+        }
+        let reference = WorkspaceFileRef {
+            workspace_root: snapshot.root.path.to_string_lossy().into_owned(),
+            relative_path: relative.as_str().to_string(),
+        };
+        let created = create_snapshot(&state, reference).await?;
+        return Ok(see_other(&format!(
+            "{up}../../{}/{}/",
+            created.snapshot.id, created.token
+        )));
+    }
     let bytes: Vec<u8> = if relative == snapshot.read.relative_path {
         // The page itself comes from the snapshot: Preview and Source show the same bytes.
         snapshot.read.bytes.as_deref().unwrap_or_default().to_vec()
@@ -183,6 +195,20 @@ pub async fn document(
         HeaderValue::from_static("*"),
     );
     Ok(response)
+}
+
+/// Whether a browser runs script in this file when it is opened as a page: HTML, SVG and
+/// XML (which may hold XHTML).
+fn runs_script(file_name: &str) -> bool {
+    matches!(
+        content_type(file_name),
+        "text/html; charset=utf-8" | "image/svg+xml"
+    ) || {
+        let lower = file_name.to_ascii_lowercase();
+        [".xhtml", ".xht", ".xml", ".xsl", ".xslt", ".svgz"]
+            .iter()
+            .any(|ext| lower.ends_with(ext))
+    }
 }
 
 /// `/p/{id}/{token}/model.json`: the parsed model of an Office file.
