@@ -200,15 +200,12 @@ pub async fn document(
 /// Whether a browser runs script in this file when it is opened as a page: HTML, SVG and
 /// XML (which may hold XHTML).
 fn runs_script(file_name: &str) -> bool {
+    let lower = file_name.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
     matches!(
-        content_type(file_name),
-        "text/html; charset=utf-8" | "image/svg+xml"
-    ) || {
-        let lower = file_name.to_ascii_lowercase();
-        [".xhtml", ".xht", ".xml", ".xsl", ".xslt", ".svgz"]
-            .iter()
-            .any(|ext| lower.ends_with(ext))
-    }
+        ext,
+        "html" | "htm" | "svg" | "svgz" | "xhtml" | "xht" | "xml" | "xsl" | "xslt"
+    )
 }
 
 /// `/p/{id}/{token}/model.json`: the parsed model of an Office file.
