@@ -148,6 +148,11 @@ pub struct SecurityConfig {
     pub lockout_seconds: u64,
     /// Most remote clients tracked for throttling.
     pub max_tracked_clients: usize,
+    /// Extra `Host` names previewd answers to, as `name` (any port) or `name:port`, beside
+    /// `127.0.0.1`, `localhost` and `[::1]` on the listening port and the hosts of
+    /// `public_origin` and `diffs.viewer_base_url`. Any other `Host` is refused before
+    /// routing, which defeats DNS rebinding.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for SecurityConfig {
@@ -161,6 +166,7 @@ impl Default for SecurityConfig {
             miss_window_seconds: 60,
             lockout_seconds: 60,
             max_tracked_clients: 2048,
+            allowed_hosts: Vec::new(),
         }
     }
 }

@@ -52,6 +52,23 @@ pub enum Error {
     /// The caller must authenticate (remote access with a bearer token).
     #[error("a valid bearer token is required")]
     Unauthorized,
+    /// The request's `Host` is not a name this previewd answers to (DNS rebinding guard).
+    #[error("previewd does not answer to this host name; add it to security.allowed_hosts if it is yours")]
+    ForbiddenHost,
+    /// A request that a web page of another site made (or could have made) on the user's
+    /// behalf: a foreign `Origin`, `Sec-Fetch-Site: cross-site`, or a `/w/…` fetch that is not a
+    /// top-level navigation.
+    #[error("{0}")]
+    CrossSite(String),
+    /// A JSON endpoint called without `Content-Type: application/json`.
+    #[error("the body must be sent with Content-Type: application/json")]
+    UnsupportedMediaType,
+    /// The request body is larger than `limits.request_body_bytes`.
+    #[error("the request body is over the {limit}-byte limit")]
+    RequestTooLarge {
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The route exists but not for this method.
     #[error("Method not allowed")]
     MethodNotAllowed,
@@ -94,6 +111,10 @@ impl Error {
             Error::Unsupported(_) => "unsupported",
             Error::Corrupt(_) => "corrupt",
             Error::Unauthorized => "unauthorized",
+            Error::ForbiddenHost => "forbidden_host",
+            Error::CrossSite(_) => "cross_site_request",
+            Error::UnsupportedMediaType => "unsupported_media_type",
+            Error::RequestTooLarge { .. } => "request_too_large",
             Error::MethodNotAllowed => "method_not_allowed",
             Error::Busy { .. } => "busy",
             Error::ImageTooLarge => "image_too_large",
@@ -107,15 +128,19 @@ impl Error {
     pub fn status(&self) -> StatusCode {
         match self {
             Error::InvalidReference(_) | Error::InvalidRequest(_) => StatusCode::BAD_REQUEST,
-            Error::UnknownWorkspace | Error::OutsideWorkspace | Error::PermissionDenied => {
-                StatusCode::FORBIDDEN
-            }
+            Error::UnknownWorkspace
+            | Error::OutsideWorkspace
+            | Error::PermissionDenied
+            | Error::ForbiddenHost
+            | Error::CrossSite(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::NotAFile(_) | Error::Corrupt(_) | Error::ImageTooLarge => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
-            Error::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            Error::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Error::TooLarge { .. } | Error::RequestTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::Unsupported(_) | Error::UnsupportedMediaType => {
+                StatusCode::UNSUPPORTED_MEDIA_TYPE
+            }
             Error::Unauthorized => StatusCode::UNAUTHORIZED,
             Error::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Error::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -133,6 +158,7 @@ impl Error {
     pub fn body(&self) -> ErrorBody {
         let (size, limit) = match self {
             Error::TooLarge { size, limit } => (Some(*size), Some(*limit)),
+            Error::RequestTooLarge { limit } => (None, Some(*limit)),
             _ => (None, None),
         };
         ErrorBody {
@@ -163,7 +189,7 @@ pub struct ErrorDetail {
     /// File size in bytes (`too_large` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
-    /// The limit in bytes (`too_large` only).
+    /// The limit in bytes (`too_large` and `request_too_large`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
 }
@@ -209,6 +235,10 @@ mod tests {
             Error::Unsupported(String::new()),
             Error::Corrupt(String::new()),
             Error::Unauthorized,
+            Error::ForbiddenHost,
+            Error::CrossSite(String::new()),
+            Error::UnsupportedMediaType,
+            Error::RequestTooLarge { limit: 0 },
             Error::MethodNotAllowed,
             Error::Busy {
                 reason: String::new(),

@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::body::JsonBody;
 use super::diffs::save_viewer;
 use super::response::{json, parse_json};
 use super::AppState;
@@ -28,7 +28,10 @@ fn project(body: &[u8]) -> Result<(SessionInput, SessionActivity), Error> {
 
 /// `POST /api/v1/activity`: the projection, with a `fileRef` on every file that can be
 /// previewed (created or modified), ready for `POST /api/v1/previews`.
-pub async fn activity(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, Error> {
+pub async fn activity(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody,
+) -> Result<Response, Error> {
     let value = state
         .pool
         .run(move || {
@@ -82,7 +85,10 @@ struct ChangesDetails {
 }
 
 /// `POST /api/v1/activity/changes`: the session's Changes view as a viewer artifact.
-pub async fn changes(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, Error> {
+pub async fn changes(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody,
+) -> Result<Response, Error> {
     let work_state = state.clone();
     let details = state
         .pool

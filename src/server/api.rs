@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Serialize;
 
+use super::body::JsonBody;
 use super::response::{json, parse_json};
 use super::AppState;
 use crate::error::Error;
@@ -88,7 +88,7 @@ impl SnapshotInfo {
 /// `POST /api/v1/previews`: read the file once and keep it as a snapshot.
 pub async fn create_preview(
     State(state): State<Arc<AppState>>,
-    body: Bytes,
+    JsonBody(body): JsonBody,
 ) -> Result<Response, Error> {
     let reference: WorkspaceFileRef = parse_json(&body)?;
     let created = create_snapshot(&state, reference).await?;
@@ -120,7 +120,10 @@ pub async fn create_snapshot(
 }
 
 /// `POST /api/v1/stat`: size, kind and mtime without reading the bytes.
-pub async fn stat(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, Error> {
+pub async fn stat(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody,
+) -> Result<Response, Error> {
     let reference: WorkspaceFileRef = parse_json(&body)?;
     let door = state.door.clone();
     let stat = state.pool.run(move || door.stat(&reference)).await?;

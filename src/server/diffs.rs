@@ -12,12 +12,12 @@
 
 use std::sync::Arc;
 
-use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use super::body::JsonBody;
 use super::guard::plain;
 use super::response::{json, with_type};
 use super::AppState;
@@ -63,7 +63,10 @@ fn store_error(e: StoreError) -> Error {
 
 /// `POST /api/v1/diffs`: the contract and the model on the blocking pool, the PNG/PDF (for
 /// `file` and `both`) on the exporter's own bounded browser, then the artifact on the pool.
-pub async fn create(State(state): State<Arc<AppState>>, body: Bytes) -> Result<Response, Error> {
+pub async fn create(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody,
+) -> Result<Response, Error> {
     let defaults = state.config.diffs.defaults.clone();
     let prepared = state
         .pool

@@ -1,5 +1,13 @@
 //! Who may reach previewd, and the headers every response carries.
 //!
+//! [`web`] runs first and treats every request as possibly sent by a web page the user's
+//! browser has open: the `Host` must be one of ours ([`super::hosts`]), `/api/*` refuses
+//! cross-site requests (`Sec-Fetch-Site: cross-site`/`same-site`, or an `Origin` that is not
+//! previewd's), and `/w/…`, which creates a snapshot, acts only for a top-level navigation,
+//! so an `<img>` or `fetch` cannot. Together with `Content-Type: application/json` on every
+//! JSON endpoint (`super::body`), no page can call the API without a CORS preflight, and
+//! previewd answers no preflight.
+//!
 //! A request is *local* only when its peer address is loopback and it carries none of the
 //! forwarding headers (`x-forwarded-for`, `x-real-ip`, `forwarded`, `x-forwarded-host`,
 //! `x-forwarded-proto`): a local reverse proxy forwarding someone else must not make that
@@ -82,13 +90,25 @@ pub fn classify(peer: Option<IpAddr>, headers: &HeaderMap, security: &SecurityCo
 }
 
 /// Counts failed lookups of remote clients and locks out those with too many.
+///
+/// Clients are told apart by IPv4 address and by IPv6 /64 prefix (one host usually holds a
+/// whole /64, so single IPv6 addresses would give an attacker endless fresh names). The table
+/// is bounded; when it is full of clients that are all locked out, further clients share one
+/// overflow record, so they are still counted and locked out together rather than never.
 #[derive(Debug)]
 pub struct Throttle {
     limit: u32,
     window: Duration,
     lockout: Duration,
     max_clients: usize,
-    clients: Mutex<HashMap<IpAddr, Record>>,
+    table: Mutex<Table>,
+}
+
+#[derive(Debug, Default)]
+struct Table {
+    clients: HashMap<IpAddr, Record>,
+    /// Shared by every client that found no room in `clients`.
+    overflow: Option<Record>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -96,6 +116,40 @@ struct Record {
     window_start: Instant,
     failures: u32,
     locked_until: Option<Instant>,
+}
+
+impl Record {
+    fn new(now: Instant) -> Record {
+        Record {
+            window_start: now,
+            failures: 0,
+            locked_until: None,
+        }
+    }
+
+    fn locked_at(&self, now: Instant) -> bool {
+        self.locked_until.is_some_and(|u| u > now)
+    }
+
+    /// Seconds left of a lock-out, if locked now.
+    fn left(&self, now: Instant) -> Option<u64> {
+        let until = self.locked_until.filter(|u| *u > now)?;
+        Some((until - now).as_secs().max(1))
+    }
+}
+
+/// The throttling key of an address: itself for IPv4, its /64 prefix for IPv6.
+fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                IpAddr::V6(bits.into())
+            }
+        },
+    }
 }
 
 impl Throttle {
@@ -106,53 +160,63 @@ impl Throttle {
             window: Duration::from_secs(security.miss_window_seconds.max(1)),
             lockout: Duration::from_secs(security.lockout_seconds.max(1)),
             max_clients: security.max_tracked_clients.max(1),
-            clients: Mutex::new(HashMap::new()),
+            table: Mutex::new(Table::default()),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Record>> {
-        self.clients.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Table> {
+        self.table.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Seconds left of a lock-out, if the client is locked out now.
     pub fn locked(&self, ip: IpAddr) -> Option<u64> {
         let now = Instant::now();
-        let clients = self.lock();
-        let until = clients.get(&ip)?.locked_until?;
-        (until > now).then(|| (until - now).as_secs().max(1))
+        let table = self.lock();
+        match table.clients.get(&client_key(ip)) {
+            Some(record) => record.left(now),
+            None => table.overflow.as_ref()?.left(now),
+        }
     }
 
     /// Records a failed lookup.
     pub fn fail(&self, ip: IpAddr) {
+        let key = client_key(ip);
         let now = Instant::now();
-        let mut clients = self.lock();
-        if !clients.contains_key(&ip) && clients.len() >= self.max_clients {
+        let mut table = self.lock();
+        let Table { clients, overflow } = &mut *table;
+        if !clients.contains_key(&key) && clients.len() >= self.max_clients {
             // Keep the table bounded: forget clients that are neither locked out nor inside
-            // a live window, then, if still full, the one whose window is oldest.
-            clients.retain(|_, r| {
-                r.locked_until.is_some_and(|u| u > now) || now - r.window_start < self.window
-            });
+            // a live window, then, if still full, the unlocked one whose window is oldest.
+            clients.retain(|_, r| r.locked_at(now) || now - r.window_start < self.window);
             if clients.len() >= self.max_clients {
-                if let Some(oldest) = clients
+                let oldest = clients
                     .iter()
-                    .filter(|(_, r)| r.locked_until.is_none_or(|u| u <= now))
+                    .filter(|(_, r)| !r.locked_at(now))
                     .min_by_key(|(_, r)| r.window_start)
-                    .map(|(ip, _)| *ip)
-                {
-                    clients.remove(&oldest);
-                } else {
-                    return;
+                    .map(|(ip, _)| *ip);
+                match oldest {
+                    Some(oldest) => {
+                        clients.remove(&oldest);
+                    }
+                    None => {
+                        // Everyone tracked is locked out: count this client in the overflow.
+                        let record = overflow.get_or_insert_with(|| Record::new(now));
+                        self.count(record, now);
+                        return;
+                    }
                 }
             }
         }
-        let record = clients.entry(ip).or_insert(Record {
-            window_start: now,
-            failures: 0,
-            locked_until: None,
-        });
+        let record = clients.entry(key).or_insert_with(|| Record::new(now));
+        self.count(record, now);
+    }
+
+    fn count(&self, record: &mut Record, now: Instant) {
+        if record.locked_at(now) {
+            return;
+        }
         if now - record.window_start >= self.window {
-            record.window_start = now;
-            record.failures = 0;
+            *record = Record::new(now);
         }
         record.failures += 1;
         if record.failures >= self.limit {
@@ -164,19 +228,76 @@ impl Throttle {
 
     /// A success clears the client's count.
     pub fn clear(&self, ip: IpAddr) {
-        let mut clients = self.lock();
-        if clients
-            .get(&ip)
-            .is_some_and(|r| r.locked_until.is_none_or(|u| u <= Instant::now()))
-        {
-            clients.remove(&ip);
+        let now = Instant::now();
+        let mut table = self.lock();
+        let key = client_key(ip);
+        if table.clients.get(&key).is_some_and(|r| !r.locked_at(now)) {
+            table.clients.remove(&key);
         }
     }
 
     /// Number of tracked clients.
     pub fn tracked(&self) -> usize {
-        self.lock().len()
+        self.lock().clients.len()
     }
+}
+
+/// Refuses requests a web page could have sent on the user's behalf (see the module docs),
+/// and paths that are not UTF-8, before any routing.
+pub async fn web(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let headers = req.headers();
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .or_else(|| req.uri().authority().map(|a| a.as_str()));
+    if !host.is_some_and(|h| state.hosts.allows_host(h)) {
+        tracing::warn!(host = ?host.map(|h| h.chars().take(100).collect::<String>()), "refused: host not allowed");
+        return Error::ForbiddenHost.into_response();
+    }
+    let path = req.uri().path();
+    if percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .is_err()
+    {
+        return if path.starts_with("/plugins/diffs/") {
+            plain(StatusCode::NOT_FOUND, "Diff not found")
+        } else {
+            Error::InvalidRequest("the URL path is not valid UTF-8".into()).into_response()
+        };
+    }
+    let fetch = |name: &str| headers.get(name).map(|v| v.as_bytes());
+    if path.starts_with("/api/") {
+        if matches!(
+            fetch("sec-fetch-site"),
+            Some(b"cross-site") | Some(b"same-site")
+        ) {
+            return Error::CrossSite("the API does not take requests from other sites".into())
+                .into_response();
+        }
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let ours = origin.to_str().is_ok_and(|o| state.hosts.allows_origin(o));
+            if !ours {
+                return Error::CrossSite(
+                    "the API does not take requests from other origins".into(),
+                )
+                .into_response();
+            }
+        }
+    }
+    if path.starts_with("/w/") {
+        // Browsers send fetch metadata on every request; curl and other tools send none.
+        // With metadata, only a top-level navigation may create a snapshot.
+        let has_metadata = headers.keys().any(|k| k.as_str().starts_with("sec-fetch-"));
+        let top_level = fetch("sec-fetch-mode") == Some(b"navigate")
+            && fetch("sec-fetch-dest") == Some(b"document");
+        if has_metadata && !top_level {
+            return Error::CrossSite(
+                "/w/ opens a file only when the browser navigates to it".into(),
+            )
+            .into_response();
+        }
+    }
+    next.run(req).await
 }
 
 /// Access control: locality, remote policy, bearer token for the API, and throttling.
@@ -190,8 +311,13 @@ pub async fn access(State(state): State<Arc<AppState>>, mut req: Request, next: 
     req.extensions_mut().insert(client);
     let path = req.uri().path();
     let is_diff_viewer = path.starts_with("/plugins/diffs/");
-    let remote_allowed =
-        security.allow_remote || (is_diff_viewer && state.config.diffs.allow_remote_viewer);
+    // The diff viewer has its own switch: `--allow-remote` opens the API and the previews,
+    // never the viewer by itself.
+    let remote_allowed = if is_diff_viewer {
+        state.config.diffs.allow_remote_viewer
+    } else {
+        security.allow_remote
+    };
     if !client.is_local() && !remote_allowed {
         return if is_diff_viewer {
             plain(StatusCode::NOT_FOUND, "Diff not found")
@@ -435,5 +561,47 @@ mod tests {
             t.fail(IpAddr::from([10, 0, 0, i]));
         }
         assert!(t.tracked() <= 4);
+    }
+
+    #[test]
+    fn a_table_full_of_locked_out_clients_still_counts_new_ones() {
+        let mut s = sec();
+        s.max_tracked_clients = 4;
+        s.miss_limit = 3;
+        let t = Throttle::new(&s);
+        for i in 0..4u8 {
+            for _ in 0..3 {
+                t.fail(IpAddr::from([10, 0, 0, i]));
+            }
+            assert!(t.locked(IpAddr::from([10, 0, 0, i])).is_some());
+        }
+        let newcomer = IpAddr::from([10, 0, 1, 1]);
+        for _ in 0..2 {
+            t.fail(newcomer);
+        }
+        assert_eq!(t.locked(newcomer), None);
+        t.fail(newcomer);
+        assert!(
+            t.locked(newcomer).is_some(),
+            "the overflow bucket locks out"
+        );
+        assert!(t.tracked() <= 4);
+    }
+
+    #[test]
+    fn ipv6_clients_are_counted_by_their_64_prefix() {
+        let mut s = sec();
+        s.miss_limit = 3;
+        let t = Throttle::new(&s);
+        for i in 0..3u16 {
+            t.fail(IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, i]));
+        }
+        assert!(t
+            .locked(IpAddr::from([0x2001, 0xdb8, 0, 1, 9, 9, 9, 9]))
+            .is_some());
+        assert_eq!(
+            t.locked(IpAddr::from([0x2001, 0xdb8, 0, 2, 0, 0, 0, 0])),
+            None
+        );
     }
 }

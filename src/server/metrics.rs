@@ -44,6 +44,11 @@ impl Metrics {
         self.diff_artifacts.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Diff artifacts created so far.
+    pub fn diff_artifacts_created(&self) -> u64 {
+        self.diff_artifacts.load(Ordering::Relaxed)
+    }
+
     /// Counts one viewer page rendered on first view.
     pub fn diff_view_rendered(&self) {
         self.diff_views_rendered.fetch_add(1, Ordering::Relaxed);

@@ -5,8 +5,10 @@
 
 pub mod activity;
 pub mod api;
+pub mod body;
 pub mod diffs;
 pub mod guard;
+pub mod hosts;
 pub mod metrics;
 pub mod pool;
 pub mod response;
@@ -53,6 +55,8 @@ pub struct AppState {
     pub diff_base_url: String,
     /// Counters for `GET /metrics`.
     pub metrics: metrics::Metrics,
+    /// The `Host` names and `Origin`s this server answers to.
+    pub hosts: hosts::HostPolicy,
 }
 
 impl std::fmt::Debug for dyn ArtifactStore {
@@ -114,7 +118,19 @@ impl AppState {
                 .map_err(|e| SetupError::Url(format!("diffs.viewer_base_url: {}", e.message())))?,
             None => base_url.clone(),
         };
+        let hosts = hosts::HostPolicy::new(
+            bound.port(),
+            &config.security.allowed_hosts,
+            [
+                config.public_origin.as_deref(),
+                config.diffs.viewer_base_url.as_deref(),
+            ]
+            .into_iter()
+            .flatten(),
+        )
+        .map_err(|e| SetupError::Url(e.to_string()))?;
         Ok(AppState {
+            hosts,
             exporter: crate::export::Exporter::from_config(&config),
             diff_store: Arc::new(store),
             diff_base_url,

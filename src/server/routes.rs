@@ -42,6 +42,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
+            guard::web,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
             guard::headers,
         ))
         .with_state(state)

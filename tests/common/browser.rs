@@ -47,8 +47,21 @@ pub struct TestBrowser {
 impl TestBrowser {
     /// Launches Chromium with the locked-down flags previewd uses.
     pub async fn launch() -> TestBrowser {
+        TestBrowser::launch_with(&[]).await
+    }
+
+    /// Launches Chromium with these extra switches (`name=value` or `name`, no dashes),
+    /// e.g. `host-resolver-rules=MAP attacker.example 127.0.0.1` to point a name at loopback.
+    pub async fn launch_with(extra: &[&str]) -> TestBrowser {
         let profile = tempfile::tempdir().unwrap();
-        let config = BrowserConfig::builder()
+        let mut builder = BrowserConfig::builder();
+        for arg in extra {
+            builder = match arg.split_once('=') {
+                Some((name, value)) => builder.arg((name, value)),
+                None => builder.arg(*arg),
+            };
+        }
+        let config = builder
             .chrome_executable(chromium_path())
             .no_sandbox()
             .user_data_dir(profile.path())
