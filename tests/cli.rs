@@ -172,7 +172,10 @@ fn serve_shuts_down_gracefully_on_sigterm() {
     });
     let mut stream = std::net::TcpStream::connect(&addr).unwrap();
     stream
-        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .write_all(
+            format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        )
         .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();

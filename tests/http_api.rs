@@ -193,7 +193,7 @@ async fn workspace_pages_opened_as_a_tab_get_their_own_framed_preview() {
 async fn raw_request(addr: std::net::SocketAddr, target: &str) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let request = format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut out = Vec::new();
     stream.read_to_end(&mut out).await.unwrap();
