@@ -620,6 +620,19 @@ async fn dropping_the_exporter_leaves_no_process_and_no_profile() {
     );
     let profile = profile_dir_of(pid);
     assert!(profile.is_dir());
+    // Chromium's own temp folders (`org.chromium.Chromium.*`) go inside the profile, not
+    // into the shared temp directory where they used to be left behind.
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
+    let tmpdir = environ
+        .split(|b| *b == 0)
+        .find_map(|v| v.strip_prefix(b"TMPDIR="))
+        .map(|v| std::path::PathBuf::from(String::from_utf8_lossy(v).into_owned()))
+        .expect("the browser has its own TMPDIR");
+    assert!(
+        tmpdir.starts_with(&profile),
+        "{tmpdir:?} is outside {profile:?}"
+    );
+    assert!(tmpdir.is_dir());
     drop(exporter);
     assert!(
         eventually(Duration::from_secs(5), || group_members(pid).is_empty()).await,

@@ -991,8 +991,14 @@ async fn spawn_browser(
 }
 
 fn spawn_on_this_thread(exe: &Path, profile: &Path) -> std::io::Result<Child> {
+    // Chromium makes an `org.chromium.Chromium.*` folder in the temp directory on every
+    // launch and leaves it behind; pointed at a folder inside the profile, it goes away
+    // with the profile.
+    let tmp = profile.join("tmp");
+    std::fs::create_dir_all(&tmp)?;
     let mut cmd = Command::new(exe);
     cmd.args(CHROMIUM_FLAGS)
+        .env("TMPDIR", &tmp)
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg("about:blank")
         .stdin(Stdio::null())
