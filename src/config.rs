@@ -9,13 +9,13 @@
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * KIB;
 
 /// The whole configuration of a previewd instance.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Address the HTTP server listens on.
@@ -65,7 +65,7 @@ impl Default for Config {
 }
 
 /// Size limits, in bytes unless named otherwise.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
     /// Text, HTML, Markdown and source files.
@@ -104,7 +104,7 @@ impl Default for Limits {
 }
 
 /// Preview snapshots: how long they live and how much they may hold.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SnapshotConfig {
     /// Lifetime of a snapshot.
@@ -126,7 +126,7 @@ impl Default for SnapshotConfig {
 }
 
 /// Access rules.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SecurityConfig {
     /// Serve non-loopback clients at all. Off by default.
@@ -172,7 +172,7 @@ impl Default for SecurityConfig {
 }
 
 /// Preview behaviour.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct PreviewConfig {
     /// Let scripts of a previewed HTML page run (inside the sandbox). Off closes the residual
@@ -187,10 +187,10 @@ impl Default for PreviewConfig {
 }
 
 /// The bounded pool for blocking work.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct WorkConfig {
-    /// Jobs running at once.
+    /// Jobs running at once; 0 means twice the number of cores.
     pub workers: usize,
     /// Jobs waiting beyond those; past this a request gets 429.
     pub queue: usize,
@@ -198,11 +198,20 @@ pub struct WorkConfig {
     pub deadline_ms: u64,
 }
 
+impl WorkConfig {
+    /// The number of workers in force: `workers`, or twice the cores when it is 0.
+    pub fn effective_workers(&self) -> usize {
+        match self.workers {
+            0 => std::thread::available_parallelism().map_or(2, |n| n.get()) * 2,
+            n => n,
+        }
+    }
+}
+
 impl Default for WorkConfig {
     fn default() -> Self {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         WorkConfig {
-            workers: cores * 2,
+            workers: 0,
             queue: 256,
             deadline_ms: 15_000,
         }
@@ -210,7 +219,7 @@ impl Default for WorkConfig {
 }
 
 /// Diff artifacts: where they live, how their URLs are built, and the tool's defaults.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct DiffsConfig {
     /// Base of viewer URLs (`http(s)://host[:port][/path]`); a call's `baseUrl` wins over
@@ -244,7 +253,7 @@ impl Default for DiffsConfig {
 /// The headless Chromium that renders diff PNG/PDF files: which one, and how much of it.
 ///
 /// One warm browser serves every render; see `export::browser`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct BrowserConfig {
     /// The browser executable (`browser.executablePath` in the contract). When set it must
@@ -294,6 +303,18 @@ pub enum ConfigError {
     /// TOML syntax or a field of the wrong type / unknown field.
     #[error("invalid configuration: {0}")]
     Invalid(String),
+    /// A key (in the file or as a `PREVIEWD_*` variable) that is not a configuration key.
+    #[error("unknown configuration key `{key}` ({source_name}); the nearest valid key is `{nearest}` ({nearest_env})")]
+    UnknownKey {
+        /// The dotted key as given.
+        key: String,
+        /// Where it came from: the variable's name, or `in the config file`.
+        source_name: String,
+        /// The nearest valid key.
+        nearest: String,
+        /// Its environment variable.
+        nearest_env: String,
+    },
 }
 
 impl Config {
@@ -313,6 +334,8 @@ impl Config {
             }
             None => toml::Table::new(),
         };
+        let keys = crate::config_reference::keys();
+        let mut from_env: Vec<(Vec<String>, String)> = Vec::new();
         for (key, value) in env {
             let Some(rest) = key.strip_prefix("PREVIEWD_") else {
                 continue;
@@ -322,11 +345,36 @@ impl Config {
             if matches!(rest, "CONFIG" | "BROWSER" | "LOG" | "") {
                 continue;
             }
-            let path: Vec<String> = rest.split("__").map(|s| s.to_ascii_lowercase()).collect();
+            let names: Vec<&str> = rest.split("__").collect();
+            let path = crate::config_reference::env_path(&keys, &names);
             set_path(&mut table, &path, parse_env_value(&value))?;
+            from_env.push((path, key));
         }
-        Config::deserialize(toml::Value::Table(table))
-            .map_err(|e| ConfigError::Invalid(e.to_string()))
+        let given = table.clone();
+        Config::deserialize(toml::Value::Table(table)).map_err(|e| {
+            let message = e.to_string();
+            // serde names an unknown field; say where it is and what was probably meant.
+            let unknown = crate::config_reference::unknown_paths(&keys, &given)
+                .into_iter()
+                .find(|p| {
+                    p.last()
+                        .is_some_and(|n| message.contains(&format!("`{n}`")))
+                });
+            match unknown
+                .and_then(|p| crate::config_reference::nearest(&keys, &p).map(|near| (p, near)))
+            {
+                Some((path, near)) => ConfigError::UnknownKey {
+                    source_name: from_env.iter().find(|(p, _)| *p == path).map_or_else(
+                        || "in the config file".to_string(),
+                        |(_, v)| format!("from {v}"),
+                    ),
+                    key: path.join("."),
+                    nearest: near.name(),
+                    nearest_env: near.env(),
+                },
+                None => ConfigError::Invalid(message),
+            }
+        })
     }
 }
 
@@ -449,6 +497,40 @@ mod tests {
     fn unknown_fields_are_refused() {
         let err = Config::load(None, env(&[("PREVIEWD_LIMITS__TXET_BYTES", "9")])).unwrap_err();
         assert!(err.to_string().contains("txet_bytes"), "{err}");
+    }
+
+    #[test]
+    fn unknown_keys_name_themselves_and_the_nearest_valid_key() {
+        let err = Config::load(None, env(&[("PREVIEWD_API_TOKEN", "s3cret")])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown configuration key `api_token` (from PREVIEWD_API_TOKEN); the nearest valid key is `security.api_token` (PREVIEWD_SECURITY__API_TOKEN)"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.toml");
+        std::fs::write(&file, "[limits]\ntext_bytes = 5\ntxet_bytes = 9\n").unwrap();
+        let err = Config::load(Some(&file), env(&[])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown configuration key `limits.txet_bytes` (in the config file); the nearest valid key is `limits.text_bytes` (PREVIEWD_LIMITS__TEXT_BYTES)"
+        );
+        // Aliases the loader accepts are not unknown.
+        std::fs::write(&file, "[browser]\nexecutablePath = \"/x\"\n").unwrap();
+        assert!(Config::load(Some(&file), env(&[])).is_ok());
+    }
+
+    #[test]
+    fn variables_reach_camel_case_keys() {
+        let c = Config::load(
+            None,
+            env(&[
+                ("PREVIEWD_DIFFS__DEFAULTS__FONT_SIZE", "20"),
+                ("PREVIEWD_DIFFS__DEFAULTS__WORDWRAP", "false"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(c.diffs.defaults.font_size, 20);
+        assert!(!c.diffs.defaults.word_wrap);
     }
 
     #[test]

@@ -14,6 +14,7 @@
 pub mod activity;
 pub mod cli;
 pub mod config;
+pub mod config_reference;
 pub mod diff;
 pub mod error;
 pub mod export;

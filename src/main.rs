@@ -31,6 +31,23 @@ enum Command {
     Diff(DiffArgs),
     /// Project an agent session's tool calls (JSON) to per-turn file activity.
     Activity(ActivityArgs),
+    /// Print the full default configuration: every key, its variable, its default, its meaning.
+    Config(ConfigArgs),
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ReferenceFormat {
+    /// Commented TOML, ready to edit into a config file.
+    Toml,
+    /// The Markdown page `docs/configuration.md`.
+    Markdown,
+}
+
+#[derive(clap::Args)]
+struct ConfigArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "toml")]
+    format: ReferenceFormat,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -171,6 +188,13 @@ fn main() -> ExitCode {
                 .map_err(refused)
             });
             finish(result, args.output.as_deref())
+        }
+        Command::Config(args) => {
+            let text = match args.format {
+                ReferenceFormat::Toml => previewd::config_reference::toml_reference(),
+                ReferenceFormat::Markdown => previewd::config_reference::markdown_reference(),
+            };
+            finish(Ok(text.into_bytes()), None)
         }
         Command::Activity(args) => {
             let result = std::fs::read(&args.input)

@@ -23,7 +23,7 @@ pub const MIN_FILE_MAX_WIDTH: u32 = 640;
 pub const MAX_FILE_MAX_WIDTH: u32 = 2400;
 
 /// What a call produces: a viewer page, a PNG/PDF file, or both.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Only the viewer artifact and its URL.
@@ -36,7 +36,7 @@ pub enum Mode {
 }
 
 /// Colour scheme of the viewer and of rendered files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Theme {
     /// Dark text on light background.
@@ -46,7 +46,7 @@ pub enum Theme {
 }
 
 /// How old and new lines are laid out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Layout {
     /// One column; deletions above additions.
@@ -56,7 +56,7 @@ pub enum Layout {
 }
 
 /// How changed lines are marked besides their colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DiffIndicators {
     /// A coloured bar at the line's edge.
@@ -68,7 +68,7 @@ pub enum DiffIndicators {
 }
 
 /// Rendered file format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FileFormat {
     /// A PNG screenshot of the frame.
@@ -78,7 +78,7 @@ pub enum FileFormat {
 }
 
 /// Named quality preset for rendered files; see [`FileQuality::preset`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FileQuality {
     /// Scale 2, 960 px, at most 8 MP.
@@ -151,7 +151,7 @@ pub fn clamp_ttl_seconds(value: f64) -> u64 {
 /// accepted too), rejects unknown keys, and normalizes on the way in: numbers are clamped
 /// to their ranges, and `fileScale`/`fileMaxWidth` fall back to the `fileQuality` preset's
 /// values when the config leaves them out. `Default` gives the contract's defaults.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(from = "RawDiffDefaults", rename_all = "camelCase")]
 pub struct DiffDefaults {
     /// CSS font family of code (default `Fira Code`).
@@ -192,8 +192,9 @@ impl Default for DiffDefaults {
     }
 }
 
-/// The config file's shape before normalization: every key optional.
-#[derive(Debug, Default, Deserialize)]
+/// The config file's shape before normalization: every key optional. (Its schema is never
+/// shown: the configuration reference describes [`DiffDefaults`], the shape it serializes to.)
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields, rename_all = "camelCase")]
 struct RawDiffDefaults {
     font_family: Option<String>,

@@ -3,13 +3,13 @@
 //! The service config embeds [`OfficeLimits`]; missing fields take the defaults below, so
 //! a config file only names the limits it changes.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 const MIB: u64 = 1024 * 1024;
 
 /// Caps checked before and while inflating an Office package. Each breach is an
 /// [`OfficeError`](super::OfficeError) naming the limit.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct OfficeLimits {
     /// Most zip entries (directories included) a package may list.

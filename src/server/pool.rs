@@ -49,7 +49,7 @@ impl Drop for Waiting<'_> {
 impl Pool {
     /// A pool with these bounds.
     pub fn new(config: &WorkConfig) -> Pool {
-        let workers = config.workers.max(1);
+        let workers = config.effective_workers().max(1);
         Pool {
             permits: Arc::new(Semaphore::new(workers)),
             workers,
