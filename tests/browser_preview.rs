@@ -545,6 +545,38 @@ async fn markdown_ids_leave_the_shell_alone_and_footnotes_work() {
     let browser = TestBrowser::launch().await;
     let page = browser.open(&url).await;
 
+    // The Source tab still shows the source, and Preview comes back.
+    eval(&page, "document.getElementById('tab-source').click(); true").await;
+    wait_for(
+        &page,
+        "!document.querySelector('section.view-source').hidden",
+    )
+    .await;
+    assert_eq!(
+        eval(&page, "document.getElementById('view-source').tagName + ':' + document.getElementById('view-source').hidden").await,
+        "SECTION:false"
+    );
+    let code = eval(&page, "document.getElementById('source-code').tagName + ':' + document.getElementById('source-code').textContent.indexOf('# Title')").await;
+    assert_eq!(code, "PRE:0");
+    assert_eq!(
+        eval(
+            &page,
+            "document.querySelector('section.view-preview').hidden"
+        )
+        .await,
+        true
+    );
+    eval(
+        &page,
+        "document.getElementById('tab-preview').click(); true",
+    )
+    .await;
+    wait_for(
+        &page,
+        "!document.querySelector('section.view-preview').hidden",
+    )
+    .await;
+
     // A footnote reference targets and scrolls to its footnote (out of view before).
     let in_view = "(function(t){var r=t.getBoundingClientRect();return r.top >= 0 && r.bottom <= innerHeight;})";
     assert_eq!(
@@ -577,26 +609,5 @@ async fn markdown_ids_leave_the_shell_alone_and_footnotes_work() {
     .await;
     assert_eq!(heading, "H2:The end");
 
-    // The Source tab still shows the source.
-    eval(&page, "document.getElementById('tab-source').click(); true").await;
-    wait_for(
-        &page,
-        "!document.querySelector('section.view-source').hidden",
-    )
-    .await;
-    assert_eq!(
-        eval(&page, "document.getElementById('view-source').tagName + ':' + document.getElementById('view-source').hidden").await,
-        "SECTION:false"
-    );
-    let code = eval(&page, "document.getElementById('source-code').tagName + ':' + document.getElementById('source-code').textContent.indexOf('# Title')").await;
-    assert_eq!(code, "PRE:0");
-    assert_eq!(
-        eval(
-            &page,
-            "document.querySelector('section.view-preview').hidden"
-        )
-        .await,
-        true
-    );
     browser.close().await;
 }

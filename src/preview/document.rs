@@ -52,8 +52,10 @@
 //! With scripts on (README, "HTML Preview sandbox"): a page can load the subtree's scripts
 //! and styles and so read what they hold; WebRTC can carry data out, and Chromium enforces no
 //! CSP directive against it; a script can still build the links, hints and frames the rewrite
-//! took out of the markup, and a frame's self-navigation is refused by the shell's
-//! `frame-src` only after a connection is opened. Setting `preview.html_scripts = false`
+//! took out of the markup (a `preconnect`, a frame CSP refuses, a link the pointer touches:
+//! each opens one TCP connection to the host it names, checked in Chromium 156), and a
+//! frame's self-navigation is refused by the shell's `frame-src` only after a connection is
+//! opened. Setting `preview.html_scripts = false`
 //! closes them: the page then runs no script at all, and its markup alone opens nothing.
 
 use crate::workspace::{FileKind, RelativePath};
