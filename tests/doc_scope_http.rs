@@ -109,6 +109,25 @@ async fn only_pages_and_markdown_have_doc() {
         let r = s.get(&format!("/p/{id}/{token}/doc/{path}")).await;
         assert_eq!(r.status(), 404, "markdown: {path}");
     }
+    // A link followed from its view (a tab) opens a file of its subtree in its own
+    // preview; nothing outside the subtree, and no hidden file.
+    s.write("d/.env", "SECRET=1");
+    s.write("elsewhere.md", "# elsewhere");
+    for (path, status) in [
+        ("d/notes.txt", 303),
+        ("d/page.html", 303),
+        ("d/.env", 404),
+        ("elsewhere.md", 404),
+    ] {
+        let r = s
+            .http
+            .get(format!("{}/p/{id}/{token}/doc/{path}", s.base))
+            .header("sec-fetch-dest", "document")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), status, "markdown tab: {path}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -106,13 +106,18 @@ impl<'a> ammonia::UrlRelativeEvaluate<'a> for DocRewrite {
     }
 }
 
+/// `#x` as `#user-content-x` (a bare `#` stays as it is).
+fn prefixed_fragment(fragment: &str) -> String {
+    match fragment.strip_prefix('#') {
+        Some(name) if !name.is_empty() => format!("#{ID_PREFIX}{name}"),
+        _ => fragment.to_string(),
+    }
+}
+
 /// Resolves a relative URL against the file's folder, under the `doc/` prefix.
 fn rewrite_relative<'a>(url: &'a str, dir: &str, prefix: &str) -> Option<Cow<'a, str>> {
-    if let Some(fragment) = url.strip_prefix('#') {
-        if fragment.is_empty() {
-            return Some(Cow::Borrowed(url));
-        }
-        return Some(Cow::Owned(format!("#{ID_PREFIX}{fragment}")));
+    if url.starts_with('#') {
+        return Some(Cow::Owned(prefixed_fragment(url)));
     }
     // Root-relative URLs would name previewd's own routes, not workspace files.
     if url.starts_with('/') {
@@ -132,8 +137,11 @@ fn rewrite_relative<'a>(url: &'a str, dir: &str, prefix: &str) -> Option<Cow<'a,
             s => segments.push(s),
         }
     }
-    // A query means nothing to the door; only a fragment is kept.
-    let fragment = suffix.find('#').map_or("", |i| &suffix[i..]);
+    // A query means nothing to the door; only a fragment is kept, prefixed like the ids
+    // of the Markdown preview it may lead to.
+    let fragment = suffix
+        .find('#')
+        .map_or(String::new(), |i| prefixed_fragment(&suffix[i..]));
     Some(Cow::Owned(format!(
         "{prefix}{}{fragment}",
         segments.join("/")
@@ -185,7 +193,7 @@ mod tests {
             "doc/",
         );
         assert!(html.contains("src=\"doc/docs/img/dot.png\""), "{html}");
-        assert!(html.contains("href=\"doc/b.md#x\""), "{html}");
+        assert!(html.contains("href=\"doc/b.md#user-content-x\""), "{html}");
         assert!(!html.contains("passwd"), "{html}");
     }
 

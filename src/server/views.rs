@@ -161,10 +161,20 @@ pub async fn document(
         read_sibling(&state, &snapshot, relative.clone()).await?
     };
     let is_html = content_type(relative.file_name()) == "text/html; charset=utf-8";
-    let body = match (is_html, scripts) {
-        (true, true) => with_bootstrap(&inert_page(&bytes)?),
-        (true, false) => inert_page_without_scripts(&bytes)?,
-        (false, _) => bytes,
+    let body = if is_html {
+        // Rewriting a page of up to the HTML limit is CPU work: off the async runtime.
+        state
+            .pool
+            .run(move || {
+                if scripts {
+                    Ok(with_bootstrap(&inert_page(&bytes)?))
+                } else {
+                    inert_page_without_scripts(&bytes)
+                }
+            })
+            .await?
+    } else {
+        bytes
     };
     let kind = match content_type(relative.file_name()) {
         "image/svg+xml" => document::svg_type(fetch_dest(&headers)),
