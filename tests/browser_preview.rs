@@ -255,6 +255,39 @@ async fn html_preview_runs_scripts_in_a_sandbox_that_reaches_nothing() {
     browser.close().await;
 }
 
+/// Opens the preview of `rel` in a fresh Chromium and waits for the shell's frame; returns
+/// the browser, the tab and the preview URL.
+async fn open_preview(
+    s: &common::TestServer,
+    rel: &str,
+) -> (TestBrowser, chromiumoxide::Page, String) {
+    let url = s.preview_ok(rel).await["url"].as_str().unwrap().to_string();
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&url).await;
+    wait_for(&page, "document.querySelector('iframe.doc') !== null").await;
+    (browser, page, url)
+}
+
+/// Evaluates `expression` (a string) in the frame whose URL contains `url_part` until
+/// `done` holds of it (at most ~5 s); returns the last value.
+async fn poll_frame(
+    page: &chromiumoxide::Page,
+    url_part: &str,
+    expression: &str,
+    done: impl Fn(&str) -> bool,
+) -> String {
+    let mut text = String::new();
+    for _ in 0..100 {
+        let value = eval_in_frame(page, url_part, expression).await;
+        text = value.as_str().unwrap_or("").to_string();
+        if done(&text) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    text
+}
+
 /// The canary's hits so far, with the request lines it read, for an assertion message.
 fn hits_of(hits: &AtomicUsize, lines: &std::sync::Mutex<Vec<String>>) -> (usize, Vec<String>) {
     (hits.load(Ordering::SeqCst), lines.lock().unwrap().clone())
@@ -350,16 +383,10 @@ async fn with_scripts_off_markup_opens_no_connection() {
     s.write("site/index.html", markup_only_page(port));
     s.write("site/img/dot.png", tiny_png());
     s.write("site/pic.svg", markup_only_svg(port));
-    let page_url = s.preview_ok("site/index.html").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
     let svg = s.preview_ok("site/pic.svg").await;
     let svg_url = svg["url"].as_str().unwrap().to_string();
 
-    let browser = TestBrowser::launch().await;
-    let page = browser.open(&page_url).await;
-    wait_for(&page, "document.querySelector('iframe.doc') !== null").await;
+    let (browser, page, page_url) = open_preview(&s, "site/index.html").await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     touch_every_row(&page).await;
     assert_eq!(hits_of(&hits, &lines), (0, vec![]), "the page");
@@ -429,27 +456,15 @@ async fn a_base_element_does_not_move_relative_loads() {
         "site/app.js",
         "document.documentElement.setAttribute('data-app', 'ran');",
     );
-    let page_url = s.preview_ok("site/index.html").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let browser = TestBrowser::launch().await;
-    let page = browser.open(&page_url).await;
-    wait_for(&page, "document.querySelector('iframe.doc') !== null").await;
-    let mut state = serde_json::Value::Null;
-    for _ in 0..100 {
-        state = eval_in_frame(
-            &page,
-            "/doc/site/index.html",
-            "JSON.stringify([document.getElementById('dot').complete && document.getElementById('dot').naturalWidth, document.documentElement.getAttribute('data-app'), document.baseURI])",
-        )
-        .await;
-        if state.as_str().unwrap_or("").starts_with("[1,\"ran\"") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let state: serde_json::Value = serde_json::from_str(state.as_str().unwrap()).unwrap();
+    let (browser, page, _) = open_preview(&s, "site/index.html").await;
+    let state = poll_frame(
+        &page,
+        "/doc/site/index.html",
+        "JSON.stringify([document.getElementById('dot').complete && document.getElementById('dot').naturalWidth, document.documentElement.getAttribute('data-app'), document.baseURI])",
+        |t| t.starts_with("[1,\"ran\""),
+    )
+    .await;
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
     assert_eq!(
         state[0], 1,
         "the image loaded from the page's folder: {state}"
@@ -499,27 +514,14 @@ async fn a_sibling_font_and_module_script_load_in_the_sandbox() {
         "site/js/dep.mjs",
         "export function mark() { document.documentElement.setAttribute('data-module', 'ran'); }",
     );
-    let page_url = s.preview_ok("site/index.html").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let browser = TestBrowser::launch().await;
-    let page = browser.open(&page_url).await;
-    wait_for(&page, "document.querySelector('iframe.doc') !== null").await;
-    let mut state = serde_json::Value::Null;
-    for _ in 0..100 {
-        state = eval_in_frame(
-            &page,
-            "/doc/site/index.html",
-            "(document.fonts.load('16px Sib').then(function(){}), JSON.stringify([Array.from(document.fonts).map(function(f){return f.status;}).join(), document.documentElement.getAttribute('data-module')]))",
-        )
-        .await;
-        let text = state.as_str().unwrap_or("");
-        if text.contains("loaded") && text.contains("ran") || text.contains("error") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let (browser, page, _) = open_preview(&s, "site/index.html").await;
+    let state = poll_frame(
+        &page,
+        "/doc/site/index.html",
+        "(document.fonts.load('16px Sib').then(function(){}), JSON.stringify([Array.from(document.fonts).map(function(f){return f.status;}).join(), document.documentElement.getAttribute('data-module')]))",
+        |t| t.contains("loaded") && t.contains("ran") || t.contains("error"),
+    )
+    .await;
     assert_eq!(
         state, "[\"loaded\",\"ran\"]",
         "the font and the module loaded"
