@@ -254,3 +254,362 @@ async fn html_preview_runs_scripts_in_a_sandbox_that_reaches_nothing() {
     );
     browser.close().await;
 }
+
+/// Opens the preview of `rel` in a fresh Chromium and waits for the shell's frame; returns
+/// the browser, the tab and the preview URL.
+async fn open_preview(
+    s: &common::TestServer,
+    rel: &str,
+) -> (TestBrowser, chromiumoxide::Page, String) {
+    let url = s.preview_ok(rel).await["url"].as_str().unwrap().to_string();
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&url).await;
+    wait_for(&page, "document.querySelector('iframe.doc') !== null").await;
+    (browser, page, url)
+}
+
+/// Evaluates `expression` (a string) in the frame whose URL contains `url_part` until
+/// `done` holds of it (at most ~5 s); returns the last value.
+async fn poll_frame(
+    page: &chromiumoxide::Page,
+    url_part: &str,
+    expression: &str,
+    done: impl Fn(&str) -> bool,
+) -> String {
+    let mut text = String::new();
+    for _ in 0..100 {
+        let value = eval_in_frame(page, url_part, expression).await;
+        text = value.as_str().unwrap_or("").to_string();
+        if done(&text) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    text
+}
+
+/// The canary's hits so far, with the request lines it read, for an assertion message.
+fn hits_of(hits: &AtomicUsize, lines: &std::sync::Mutex<Vec<String>>) -> (usize, Vec<String>) {
+    (hits.load(Ordering::SeqCst), lines.lock().unwrap().clone())
+}
+
+/// Hovers over, presses, releases (a click) at `(x, y)` of the tab, pausing after each so
+/// that Chromium has time to warm up a connection if it would.
+async fn hover_press_click(page: &chromiumoxide::Page, x: f64, y: f64) {
+    use chromiumoxide::cdp::browser_protocol::input::{
+        DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
+    };
+    use chromiumoxide::layout::Point;
+    page.move_mouse(Point { x, y }).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let press = DispatchMouseEventParams::builder()
+        .x(x)
+        .y(y)
+        .button(MouseButton::Left)
+        .click_count(1);
+    page.execute(
+        press
+            .clone()
+            .r#type(DispatchMouseEventType::MousePressed)
+            .build()
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    page.execute(
+        press
+            .r#type(DispatchMouseEventType::MouseReleased)
+            .build()
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+}
+
+/// A page whose markup alone names the canary in every way that needs no script: resource
+/// hints, a frame, a refresh, and links (an `<a>` with `ping`, an image map's `<area>`, an
+/// SVG link, and one inside `<noscript>`) laid out in 40-pixel rows from the top.
+fn markup_only_page(canary: u16) -> String {
+    let c = format!("http://127.0.0.1:{canary}");
+    format!(
+        r##"<!doctype html><html><head>
+<link rel="preconnect" href="{c}/">
+<link rel="dns-prefetch" href="{c}/">
+<link rel="prefetch" href="{c}/prefetch">
+<link rel="prerender" href="{c}/prerender">
+<meta http-equiv="refresh" content="1;url={c}/refresh">
+<style>body{{margin:0}} .row{{position:absolute;left:0;width:300px;height:40px;display:block;background:#ddd}}</style>
+</head><body>
+<a class="row" style="top:0" href="{c}/link" ping="{c}/ping">link</a>
+<img class="row" style="top:50px" src="img/dot.png" usemap="#m" alt="map">
+<map name="m"><area shape="rect" coords="0,0,300,40" href="{c}/area" alt="area"></map>
+<svg class="row" style="top:100px" width="300" height="40"><a href="{c}/svg-link"><rect width="300" height="40" fill="#88f"/></a></svg>
+<noscript><a class="row" style="top:150px" href="{c}/noscript">noscript link</a></noscript>
+<iframe style="position:absolute;top:200px;left:0;width:300px;height:60px" src="{c}/frame"></iframe>
+</body></html>"##
+    )
+}
+
+/// An SVG that names the canary in a link and in a `foreignObject` frame.
+fn markup_only_svg(canary: u16) -> String {
+    let c = format!("http://127.0.0.1:{canary}");
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">
+<a href="{c}/svg-raw-link"><rect width="300" height="40" fill="red"/></a>
+<foreignObject y="60" width="400" height="120"><iframe xmlns="http://www.w3.org/1999/xhtml" src="{c}/fo-frame" width="300" height="100"></iframe></foreignObject>
+</svg>"#
+    )
+}
+
+/// Points the mouse at each 40-pixel row of [`markup_only_page`] in the preview frame.
+async fn touch_every_row(page: &chromiumoxide::Page) {
+    let rect = eval(
+        page,
+        "(function(){var r=document.querySelector('iframe.doc').getBoundingClientRect();return [r.left,r.top];})()",
+    )
+    .await;
+    let (left, top) = (rect[0].as_f64().unwrap(), rect[1].as_f64().unwrap());
+    for row in [0.0, 50.0, 100.0, 150.0] {
+        hover_press_click(page, left + 20.0, top + row + 20.0).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_scripts_off_markup_opens_no_connection() {
+    let (port, hits, lines) = canary().await;
+    let s = start(|c| c.preview.html_scripts = false).await;
+    s.write("site/index.html", markup_only_page(port));
+    s.write("site/img/dot.png", tiny_png());
+    s.write("site/pic.svg", markup_only_svg(port));
+    let svg = s.preview_ok("site/pic.svg").await;
+    let svg_url = svg["url"].as_str().unwrap().to_string();
+
+    let (browser, page, page_url) = open_preview(&s, "site/index.html").await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    touch_every_row(&page).await;
+    assert_eq!(hits_of(&hits, &lines), (0, vec![]), "the page");
+    assert_eq!(eval(&page, "location.href").await, page_url.as_str());
+
+    // The SVG, opened from its raw URL as a tab and from the page's `doc/` as a tab.
+    for url in [
+        format!("{svg_url}raw"),
+        format!("{page_url}doc/site/pic.svg"),
+    ] {
+        let tab = browser.open(&url).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        hover_press_click(&tab, 20.0, 20.0).await;
+        assert_eq!(hits_of(&hits, &lines), (0, vec![]), "{url}");
+        if url.contains("/doc/") {
+            // The page's tab on the SVG landed on the SVG's own shell, which shows it.
+            wait_for(
+                &tab,
+                "(function(i){return !!i && i.complete && i.naturalWidth === 400;})(document.querySelector('figure.image img'))",
+            )
+            .await;
+        }
+    }
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_scripts_on_static_markup_opens_no_connection() {
+    let (port, hits, lines) = canary().await;
+    let s = start(|_| {}).await;
+    let page = markup_only_page(port).replace(
+        "</head>",
+        &format!(
+            "<script type=\"speculationrules\">{{\"prefetch\":[{{\"source\":\"list\",\"urls\":[\"http://127.0.0.1:{port}/speculation\"]}}]}}</script></head>"
+        ),
+    );
+    s.write("site/index.html", page);
+    s.write("site/img/dot.png", tiny_png());
+    let page_url = s.preview_ok("site/index.html").await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&page_url).await;
+    wait_for(&page, "document.querySelector('iframe.doc') !== null").await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    touch_every_row(&page).await;
+    assert_eq!(hits_of(&hits, &lines), (0, vec![]));
+    assert_eq!(eval(&page, "location.href").await, page_url.as_str());
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_base_element_does_not_move_relative_loads() {
+    let (port, hits, lines) = canary().await;
+    let s = start(|_| {}).await;
+    s.write(
+        "site/index.html",
+        format!(
+            "<!doctype html><base href=\"http://127.0.0.1:{port}/\"><img id=\"dot\" src=\"img/dot.png\">\
+             <script src=\"app.js\"></script>"
+        ),
+    );
+    s.write("site/img/dot.png", tiny_png());
+    s.write(
+        "site/app.js",
+        "document.documentElement.setAttribute('data-app', 'ran');",
+    );
+    let (browser, page, _) = open_preview(&s, "site/index.html").await;
+    let state = poll_frame(
+        &page,
+        "/doc/site/index.html",
+        "JSON.stringify([document.getElementById('dot').complete && document.getElementById('dot').naturalWidth, document.documentElement.getAttribute('data-app'), document.baseURI])",
+        |t| t.starts_with("[1,\"ran\""),
+    )
+    .await;
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(
+        state[0], 1,
+        "the image loaded from the page's folder: {state}"
+    );
+    assert_eq!(
+        state[1], "ran",
+        "the script loaded from the page's folder: {state}"
+    );
+    assert!(
+        state[2].as_str().unwrap().ends_with("/doc/site/index.html"),
+        "{state}"
+    );
+    assert_eq!(hits_of(&hits, &lines), (0, vec![]));
+    browser.close().await;
+}
+
+/// A real TrueType font to serve as a sibling: Debian's DejaVu Sans, which the README's
+/// test command installs (with `fonts-dejavu-extra`).
+fn system_font() -> Vec<u8> {
+    let out = std::process::Command::new("fc-match")
+        .args(["-f", "%{file}", "DejaVu Sans:style=Book"])
+        .output()
+        .expect("fc-match runs (fontconfig; the README's test command installs the fonts)");
+    let path = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        path.ends_with(".ttf"),
+        "DejaVu Sans is installed (run the README's test command): {path}"
+    );
+    std::fs::read(path).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sibling_font_and_module_script_load_in_the_sandbox() {
+    let s = start(|_| {}).await;
+    s.write(
+        "site/index.html",
+        "<!doctype html><style>@font-face{font-family:Sib;src:url(fonts/sib.ttf)}\
+         p{font-family:Sib}</style><p id=\"p\">text</p>\
+         <script type=\"module\" src=\"js/main.mjs\"></script>",
+    );
+    s.write("site/fonts/sib.ttf", system_font());
+    s.write(
+        "site/js/main.mjs",
+        "import { mark } from './dep.mjs'; mark();",
+    );
+    s.write(
+        "site/js/dep.mjs",
+        "export function mark() { document.documentElement.setAttribute('data-module', 'ran'); }",
+    );
+    let (browser, page, _) = open_preview(&s, "site/index.html").await;
+    let state = poll_frame(
+        &page,
+        "/doc/site/index.html",
+        "(document.fonts.load('16px Sib').then(function(){}), JSON.stringify([Array.from(document.fonts).map(function(f){return f.status;}).join(), document.documentElement.getAttribute('data-module')]))",
+        |t| t.contains("loaded") && t.contains("ran") || t.contains("error"),
+    )
+    .await;
+    assert_eq!(
+        state, "[\"loaded\",\"ran\"]",
+        "the font and the module loaded"
+    );
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn markdown_ids_leave_the_shell_alone_and_footnotes_work() {
+    let s = start(|_| {}).await;
+    let filler = "Filler paragraph.\n\n".repeat(80);
+    s.write(
+        "README.md",
+        format!(
+            "# Title\n\n<div id=\"view-source\">hostile</div>\n\n<p id=\"source-code\">hostile code</p>\n\n\
+             <span id=\"tab-source\">hostile tab</span>\n\nA claim.[^1] See [the end](#the-end).\n\n{filler}## The end\n\n{filler}[^1]: The footnote.\n"
+        ),
+    );
+    let url = s.preview_ok("README.md").await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&url).await;
+
+    // The Source tab still shows the source, and Preview comes back.
+    eval(&page, "document.getElementById('tab-source').click(); true").await;
+    wait_for(
+        &page,
+        "!document.querySelector('section.view-source').hidden",
+    )
+    .await;
+    assert_eq!(
+        eval(&page, "document.getElementById('view-source').tagName + ':' + document.getElementById('view-source').hidden").await,
+        "SECTION:false"
+    );
+    let code = eval(&page, "document.getElementById('source-code').tagName + ':' + document.getElementById('source-code').textContent.indexOf('# Title')").await;
+    assert_eq!(code, "PRE:0");
+    assert_eq!(
+        eval(
+            &page,
+            "document.querySelector('section.view-preview').hidden"
+        )
+        .await,
+        true
+    );
+    eval(
+        &page,
+        "document.getElementById('tab-preview').click(); true",
+    )
+    .await;
+    wait_for(
+        &page,
+        "!document.querySelector('section.view-preview').hidden",
+    )
+    .await;
+
+    // A footnote reference targets and scrolls to its footnote (out of view before).
+    let in_view = "(function(t){var r=t.getBoundingClientRect();return r.top >= 0 && r.bottom <= innerHeight;})";
+    assert_eq!(
+        eval(&page, &format!("{in_view}(document.querySelector('.footnote-definition, [id$=\"1\"]:not(sup)') || document.body.lastElementChild)")).await,
+        false
+    );
+    eval(
+        &page,
+        "document.querySelector('.markdown sup a').click(); true",
+    )
+    .await;
+    wait_for(&page, "location.hash !== ''").await;
+    let hash = eval(&page, "location.hash").await;
+    let target = eval(
+        &page,
+        &format!("(function(){{var t=document.querySelector(':target');return !!t && t.textContent.indexOf('The footnote') >= 0 && {in_view}(t);}})()"),
+    )
+    .await;
+    assert_eq!(target, true, "the footnote is the target, in view ({hash})");
+    // So does a link to a heading.
+    eval(
+        &page,
+        "scrollTo(0, 0); document.querySelector('.markdown a[href$=\"the-end\"]').click(); true",
+    )
+    .await;
+    let heading = eval(
+        &page,
+        "(function(){var t=document.querySelector(':target');return t && t.tagName + ':' + t.textContent;})()",
+    )
+    .await;
+    assert_eq!(heading, "H2:The end");
+
+    browser.close().await;
+}

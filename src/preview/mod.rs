@@ -6,6 +6,7 @@
 
 pub mod document;
 pub mod image;
+pub mod inert;
 pub mod markdown;
 pub mod office;
 pub mod shell;

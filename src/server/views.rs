@@ -12,11 +12,14 @@ use super::response::{see_other, with_type};
 use super::AppState;
 use crate::error::Error;
 use crate::markup::encode_path;
-use crate::preview::document::{content_type, doc_csp, with_bootstrap};
+use crate::preview::document::{
+    self, content_type, doc_csp, with_bootstrap, DocScope, DOC_CSP_EXTRA,
+};
 use crate::preview::image::inspect;
+use crate::preview::inert::{inert_page, inert_page_without_scripts};
 use crate::preview::shell::{self, ShellOptions};
 use crate::preview::{views_for, Snapshot, View};
-use crate::workspace::{check_relative_path, FileKind, WorkspaceFileRef};
+use crate::workspace::{check_relative_path, FileKind, RelativePath, WorkspaceFileRef};
 
 /// `/p/{id}/{token}` without the trailing slash: relative URLs need the folder form.
 /// Only a live snapshot's own token is echoed into `Location`: a decoded path segment such
@@ -77,6 +80,7 @@ async fn render_shell(
 pub async fn raw(
     State(state): State<Arc<AppState>>,
     Path((id, token)): Path<(String, String)>,
+    headers: HeaderMap,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
     let bytes = snapshot
@@ -86,7 +90,11 @@ pub async fn raw(
         .ok_or_else(|| Error::Unsupported("this file's bytes are not kept".into()))?;
     let name = snapshot.read.file_name();
     let content_type = match snapshot.read.kind {
-        FileKind::Image => inspect(&bytes, name).mime,
+        FileKind::Image => match inspect(&bytes, name).mime {
+            // An SVG opened as a page would act on the network: see `document::svg_type`.
+            "image/svg+xml" => document::svg_type(fetch_dest(&headers)),
+            mime => mime,
+        },
         FileKind::Docx | FileKind::Pptx => "application/octet-stream",
         // Text of every kind, HTML included, is served as plain text: the raw view is for
         // reading and saving, never for running.
@@ -119,7 +127,8 @@ impl AsRef<[u8]> for ArcBytes {
 }
 
 /// `/p/{id}/{token}/doc/{path}`: the previewed HTML page (from the snapshot) or a sibling
-/// asset (a fresh scoped read), confined by the sandbox CSP.
+/// asset of its own folder subtree (a fresh scoped read), confined by the sandbox CSP.
+/// What each kind of snapshot may reach here is [`document::scope`].
 pub async fn document(
     State(state): State<Arc<AppState>>,
     Path((id, token, path)): Path<(String, String, String)>,
@@ -127,74 +136,125 @@ pub async fn document(
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
     let scripts = state.config.preview.html_scripts;
+    let absent = || Error::not_found("no such file in the workspace");
     let relative = check_relative_path(&path, state.config.limits.relative_path_bytes)
-        .map_err(|_| Error::not_found("no such file in the workspace"))?;
-    let is_html = matches!(
-        content_type(relative.file_name()),
-        "text/html; charset=utf-8"
-    );
-    let top_level = headers
-        .get("sec-fetch-dest")
-        .is_some_and(|v| v.as_bytes() == b"document");
-    if top_level && runs_script(relative.file_name()) {
-        // Opened as a whole tab, the page's `top` would be itself, so its script could
-        // navigate the tab (to any URL, with what it has read). Send people to a shell,
-        // which frames it in the sandbox: the page's own, or, for another page of the
-        // workspace (a link followed from the Markdown view, say), a fresh preview of that
-        // one. Clients that send no fetch metadata still get the sandbox CSP below.
-        let up = "../".repeat(path.split('/').count());
-        if relative == snapshot.read.relative_path {
-            return Ok(see_other(&format!("{up}preview")));
-        }
-        let reference = WorkspaceFileRef {
-            workspace_root: snapshot.root.path.to_string_lossy().into_owned(),
-            relative_path: relative.as_str().to_string(),
-        };
-        let created = create_snapshot(&state, reference).await?;
-        return Ok(see_other(&format!(
-            "{up}../../{}/{}/",
-            created.snapshot.id, created.token
-        )));
+        .map_err(|_| absent())?;
+    let page = &snapshot.read.relative_path;
+    let scope = document::scope(snapshot.read.kind, page).ok_or_else(absent)?;
+    // The subtree and hidden-entry rules come before anything else, the redirect included,
+    // so no request here names a file outside them.
+    if !document::in_subtree(page, &relative) {
+        return Err(absent());
     }
-    let bytes: Vec<u8> = if relative == snapshot.read.relative_path {
+    let top_level = fetch_dest(&headers) == Some(b"document");
+    let is_page = runs_script(relative.file_name());
+    if top_level && (is_page || scope == DocScope::Images) {
+        return framed_elsewhere(&state, &snapshot, &path, &relative).await;
+    }
+    if !scope.allows(page, &relative) {
+        return Err(absent());
+    }
+    let bytes: Vec<u8> = if relative == *page {
         // The page itself comes from the snapshot: Preview and Source show the same bytes.
         snapshot.read.bytes.as_deref().unwrap_or_default().to_vec()
     } else {
-        let door = state.door.clone();
-        let root = snapshot.root.clone();
-        let sibling = relative.clone();
+        read_sibling(&state, &snapshot, relative.clone()).await?
+    };
+    let is_html = content_type(relative.file_name()) == "text/html; charset=utf-8";
+    let body = if is_html {
+        // Rewriting a page of up to the HTML limit is CPU work: off the async runtime.
         state
             .pool
-            .run(move || door.read_asset(&root, &sibling))
-            .await
-            .map_err(|e| match e {
-                // Anything that is not a readable file inside the workspace is simply absent.
-                Error::OutsideWorkspace
-                | Error::NotFound(_)
-                | Error::NotAFile(_)
-                | Error::PermissionDenied
-                | Error::InvalidReference(_)
-                | Error::UnknownWorkspace => Error::not_found("no such file in the workspace"),
-                other => other,
-            })?
-    };
-    let body = if is_html && scripts {
-        with_bootstrap(&bytes)
+            .run(move || {
+                if scripts {
+                    Ok(with_bootstrap(&inert_page(&bytes)?))
+                } else {
+                    inert_page_without_scripts(&bytes)
+                }
+            })
+            .await?
     } else {
         bytes
     };
-    let mut response = with_type(
-        body,
-        content_type(relative.file_name()),
-        Some(doc_csp(scripts)),
+    let kind = match content_type(relative.file_name()) {
+        "image/svg+xml" => document::svg_type(fetch_dest(&headers)),
+        kind => kind,
+    };
+    let mut response = with_type(body, kind, Some(doc_csp(scripts)));
+    let response_headers = response.headers_mut();
+    response_headers.append(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(DOC_CSP_EXTRA),
     );
-    // Fonts and module scripts requested from the sandbox's opaque origin are CORS
-    // requests; the secret in the path stays the only key.
-    response.headers_mut().insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
+    response_headers.insert(
+        header::VARY,
+        HeaderValue::from_static("Origin, Sec-Fetch-Mode"),
     );
+    let fetch_mode = headers.get("sec-fetch-mode").map(HeaderValue::as_bytes);
+    let origin = headers.get(header::ORIGIN).map(HeaderValue::as_bytes);
+    if document::needs_cors(relative.file_name(), fetch_mode, origin) {
+        response_headers.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("null"),
+        );
+    }
     Ok(response)
+}
+
+/// The request's `Sec-Fetch-Dest`, when the client sent one.
+fn fetch_dest(headers: &HeaderMap) -> Option<&[u8]> {
+    headers.get("sec-fetch-dest").map(HeaderValue::as_bytes)
+}
+
+/// A top-level visit to a page of the subtree (or, from Markdown, to any file of it):
+/// opened as a whole tab, a page's `top` would be itself, so its script could navigate
+/// the tab (to any URL, with what it has read). People are sent to a shell, which frames
+/// it in the sandbox: the page's own, or a fresh preview of the file. Clients that send no
+/// fetch metadata get the sandbox CSP instead.
+async fn framed_elsewhere(
+    state: &Arc<AppState>,
+    snapshot: &Snapshot,
+    path: &str,
+    relative: &RelativePath,
+) -> Result<Response, Error> {
+    let up = "../".repeat(path.split('/').count());
+    if *relative == snapshot.read.relative_path {
+        let view = views_for(snapshot.read.kind)[0];
+        return Ok(see_other(&format!("{up}{}", view.name())));
+    }
+    let reference = WorkspaceFileRef {
+        workspace_root: snapshot.root.path.to_string_lossy().into_owned(),
+        relative_path: relative.as_str().to_string(),
+    };
+    let created = create_snapshot(state, reference).await?;
+    Ok(see_other(&format!(
+        "{up}../../{}/{}/",
+        created.snapshot.id, created.token
+    )))
+}
+
+/// A fresh scoped read of a sibling; anything that is not a readable file inside the
+/// workspace is simply absent.
+async fn read_sibling(
+    state: &Arc<AppState>,
+    snapshot: &Snapshot,
+    sibling: RelativePath,
+) -> Result<Vec<u8>, Error> {
+    let door = state.door.clone();
+    let root = snapshot.root.clone();
+    state
+        .pool
+        .run(move || door.read_asset(&root, &sibling))
+        .await
+        .map_err(|e| match e {
+            Error::OutsideWorkspace
+            | Error::NotFound(_)
+            | Error::NotAFile(_)
+            | Error::PermissionDenied
+            | Error::InvalidReference(_)
+            | Error::UnknownWorkspace => Error::not_found("no such file in the workspace"),
+            other => other,
+        })
 }
 
 /// Whether a browser runs script in this file when it is opened as a page: HTML, SVG and
