@@ -17,7 +17,7 @@ fn previewd(args: &[&str]) -> (i32, String, String) {
 
 const DOCX: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/docx/mammoth-tables.docx"
+    "/fixtures/corpus/docx/mammoth-tables.docx"
 );
 const PATCH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
