@@ -6,7 +6,7 @@
 # ratios and the targets (≥ 20× faster, ≤ 1/5 of the peak RSS).
 #
 # Usage: bash benches/compare_docx.sh [FILE.docx ...]
-#   defaults to ../shared/bench/report-60p.docx and report-300p.docx
+#   defaults to fixtures/bench/report-60p.docx and report-300p.docx
 # Environment:
 #   MAMMOTH_DIR  where `npm install mammoth` goes (default: a fresh temp folder, removed
 #                at exit); reuse one to skip the install
@@ -25,7 +25,7 @@ OUT=${OUT:-$ROOT/target/bench-compare-docx}
 if [ $# -gt 0 ]; then
     FILES=("$@")
 else
-    FILES=("$ROOT/../shared/bench/report-60p.docx" "$ROOT/../shared/bench/report-300p.docx")
+    FILES=("$ROOT/fixtures/bench/report-60p.docx" "$ROOT/fixtures/bench/report-300p.docx")
 fi
 
 for tool in hyperfine node npm python3; do

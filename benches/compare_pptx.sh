@@ -23,7 +23,7 @@
 # DOMContentLoaded and first contentful paint are printed alongside.
 #
 # Usage: bash benches/compare_pptx.sh [FILE.pptx ...]
-#   defaults to ../shared/bench/deck-80s.pptx and deck-300s.pptx
+#   defaults to fixtures/bench/deck-80s.pptx and deck-300s.pptx
 # Environment:
 #   PREVIEWD    the binary (default: `cargo build --release`, target/release/previewd)
 #   RUNS        hyperfine runs (default 5); RSS_RUNS (default 3); FIRST_RUNS (default 5)
@@ -38,7 +38,8 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-SHARED=$(cd "$ROOT/../shared" && pwd)
+# The inputs are committed in fixtures/ (see fixtures/README.md).
+FIXTURES="$ROOT/fixtures"
 RUNS=${RUNS:-5}
 RSS_RUNS=${RSS_RUNS:-3}
 FIRST_RUNS=${FIRST_RUNS:-5}
@@ -47,7 +48,7 @@ NODE_DIR=${NODE_DIR:-$OUT/node}
 if [ $# -gt 0 ]; then
     FILES=("$@")
 else
-    FILES=("$SHARED/bench/deck-80s.pptx" "$SHARED/bench/deck-300s.pptx")
+    FILES=("$FIXTURES/bench/deck-80s.pptx" "$FIXTURES/bench/deck-300s.pptx")
 fi
 mkdir -p "$OUT"
 
@@ -181,7 +182,7 @@ PY
 done
 
 # --- first slide visible ---------------------------------------------------------------
-DECK300="$SHARED/bench/deck-300s.pptx"
+DECK300="$FIXTURES/bench/deck-300s.pptx"
 FIRST_MD=""
 if [ -f "$DECK300" ]; then
     cat >"$OUT/first_slide.js" <<'JS'

@@ -8,7 +8,7 @@ fn reports(c: &mut Criterion) {
     let mut group = c.benchmark_group("docx");
     group.sample_size(30);
     for name in ["report-60p", "report-300p"] {
-        let path = format!("{}/../shared/bench/{name}.docx", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/fixtures/bench/{name}.docx", env!("CARGO_MANIFEST_DIR"));
         let bytes = std::fs::read(&path).unwrap();
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function(format!("parse_{name}"), |b| {

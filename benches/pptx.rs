@@ -8,7 +8,7 @@ fn decks(c: &mut Criterion) {
     let mut group = c.benchmark_group("pptx");
     group.sample_size(20);
     for name in ["deck-80s", "deck-300s"] {
-        let path = format!("{}/../shared/bench/{name}.pptx", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/fixtures/bench/{name}.pptx", env!("CARGO_MANIFEST_DIR"));
         let bytes = std::fs::read(&path).unwrap();
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function(format!("parse_{name}"), |b| {

@@ -179,6 +179,9 @@ fn data_url(mime: &str, bytes: &[u8]) -> String {
     )
 }
 
+/// Appended to a diff page's title when an input was decoded lossily.
+pub const NOT_UTF8_TITLE_MARK: &str = " (not valid UTF-8)";
+
 /// What `previewd diff` compares.
 #[derive(Debug, Clone)]
 pub enum DiffSource {
@@ -190,30 +193,42 @@ pub enum DiffSource {
         after: String,
         /// Display file name.
         path: Option<String>,
+        /// Whether a file was not UTF-8 and was decoded with U+FFFD replacements.
+        not_utf8: bool,
     },
     /// A unified patch.
-    Patch(String),
+    Patch {
+        /// The patch text.
+        patch: String,
+        /// Whether the file was not UTF-8 and was decoded with U+FFFD replacements.
+        not_utf8: bool,
+    },
 }
 
 /// Validates the source through the `diffs` contract (same limits, same messages) and
 /// builds its model.
 fn diff_model(source: DiffSource, config: &Config) -> Result<(DiffRequest, DiffModel), Error> {
-    let body = match source {
+    let (body, not_utf8) = match source {
         DiffSource::Texts {
             before,
             after,
             path,
+            not_utf8,
         } => {
             let mut v = serde_json::json!({"before": before, "after": after});
             if let Some(path) = path {
                 v["path"] = serde_json::Value::String(path);
             }
-            v
+            (v, not_utf8)
         }
-        DiffSource::Patch(patch) => serde_json::json!({ "patch": patch }),
+        DiffSource::Patch { patch, not_utf8 } => (serde_json::json!({ "patch": patch }), not_utf8),
     };
     let invalid = |e: crate::diff::DiffInputError| Error::InvalidRequest(e.message().to_string());
-    let request = DiffRequest::from_json(&body, &config.diffs.defaults).map_err(invalid)?;
+    let mut request = DiffRequest::from_json(&body, &config.diffs.defaults).map_err(invalid)?;
+    if not_utf8 {
+        // The page says the replacement characters are ours, not the file's.
+        request.title.push_str(NOT_UTF8_TITLE_MARK);
+    }
     match build_model(&request).map_err(invalid)? {
         DiffOutcome::Changed(model) => Ok((request, model)),
         DiffOutcome::Unchanged => Err(Error::InvalidRequest(

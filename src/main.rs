@@ -1,8 +1,9 @@
 //! The `previewd` command line: `serve` runs the HTTP service; `preview`, `diff` and
 //! `activity` do the same work on local files without a server.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -154,6 +155,10 @@ fn main() -> ExitCode {
         Command::Serve(args) => run_serve(args),
         Command::Preview(args) => {
             let result = load_config(args.config.as_deref()).and_then(|config| {
+                // The library's not_found names no path; the user typed this one.
+                if !args.file.try_exists().unwrap_or(true) {
+                    return Err(missing(&args.file));
+                }
                 cli::preview_file(&args.file, args.format.into(), &config).map_err(refused)
             });
             finish(result, args.output.as_deref())
@@ -161,12 +166,20 @@ fn main() -> ExitCode {
         Command::Diff(args) => {
             let result = load_config(args.config.as_deref()).and_then(|config| {
                 let source = match (&args.patch, &args.before, &args.after) {
-                    (Some(patch), _, _) => cli::DiffSource::Patch(read_text(patch)?),
-                    (None, Some(before), Some(after)) => cli::DiffSource::Texts {
-                        before: read_text(before)?,
-                        after: read_text(after)?,
-                        path: after.file_name().map(|n| n.to_string_lossy().into_owned()),
-                    },
+                    (Some(patch), _, _) => {
+                        let (patch, not_utf8) = read_text(patch)?;
+                        cli::DiffSource::Patch { patch, not_utf8 }
+                    }
+                    (None, Some(before), Some(after)) => {
+                        let (before, before_lossy) = read_text(before)?;
+                        let (after_text, after_lossy) = read_text(after)?;
+                        cli::DiffSource::Texts {
+                            before,
+                            after: after_text,
+                            path: after.file_name().map(|n| n.to_string_lossy().into_owned()),
+                            not_utf8: before_lossy || after_lossy,
+                        }
+                    }
                     _ => return Err("give --before and --after, or --patch".to_string()),
                 };
                 match args.format {
@@ -197,20 +210,45 @@ fn main() -> ExitCode {
             finish(Ok(text.into_bytes()), None)
         }
         Command::Activity(args) => {
-            let result = std::fs::read(&args.input)
-                .map_err(|e| format!("cannot read {}: {e}", args.input.display()))
-                .and_then(|bytes| cli::activity(&bytes).map_err(refused));
+            let result =
+                read_input(&args.input).and_then(|bytes| cli::activity(&bytes).map_err(refused));
             finish(result, args.output.as_deref())
         }
     }
 }
 
-fn load_config(file: Option<&std::path::Path>) -> Result<Config, String> {
+fn load_config(file: Option<&Path>) -> Result<Config, String> {
     Config::load(file, std::env::vars()).map_err(|e| e.to_string())
 }
 
-fn read_text(path: &std::path::Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+/// Reads an input file named on the command line; a missing one is named as typed.
+fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => missing(path),
+        _ => format!("cannot read {}: {e}", path.display()),
+    })
+}
+
+/// The message for an input file that is not there, with the service's code.
+fn missing(path: &Path) -> String {
+    format!("not_found: {} does not exist", path.display())
+}
+
+/// Reads a diff input as text. Bytes that are not UTF-8 (a Latin-1 file, say) are shown as
+/// U+FFFD, as `git diff` still shows such files, with a warning naming the file; the flag
+/// lets the page say so too.
+fn read_text(path: &Path) -> Result<(String, bool), String> {
+    let bytes = read_input(path)?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((text, false)),
+        Err(e) => {
+            eprintln!(
+                "previewd: warning: {} is not valid UTF-8; invalid bytes are shown as U+FFFD",
+                path.display()
+            );
+            Ok((String::from_utf8_lossy(e.as_bytes()).into_owned(), true))
+        }
+    }
 }
 
 /// A refusal as the service would answer it: the stable code, then the reason.
@@ -218,7 +256,7 @@ fn refused(e: previewd::Error) -> String {
     format!("{}: {e}", e.code())
 }
 
-fn finish(result: Result<Vec<u8>, String>, output: Option<&std::path::Path>) -> ExitCode {
+fn finish(result: Result<Vec<u8>, String>, output: Option<&Path>) -> ExitCode {
     let bytes = match result {
         Ok(bytes) => bytes,
         Err(message) => {
@@ -312,8 +350,10 @@ fn run_serve(args: ServeArgs) -> ExitCode {
 fn init_logging(json: bool) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("PREVIEWD_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // Colour only on a terminal: a log file or a pipe gets plain text.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     if json {
         builder.json().init();

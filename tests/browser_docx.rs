@@ -12,7 +12,7 @@ use common::start;
 
 const REPORT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/bench/report-60p.docx"
+    "/fixtures/bench/report-60p.docx"
 );
 const ARTIFACTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/test-artifacts");
 

@@ -17,7 +17,7 @@ fn previewd(args: &[&str]) -> (i32, String, String) {
 
 const DOCX: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/docx/mammoth-tables.docx"
+    "/fixtures/corpus/docx/mammoth-tables.docx"
 );
 const PATCH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -128,6 +128,75 @@ fn activity_prints_the_projection() {
 }
 
 #[test]
+fn a_missing_input_file_is_named_in_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let present = dir.path().join("present.txt");
+    std::fs::write(&present, "one\n").unwrap();
+    let present = present.to_str().unwrap();
+    let missing = dir.path().join("no-such-file.txt");
+    let missing = missing.to_str().unwrap();
+    let commands: [&[&str]; 6] = [
+        &["preview", missing],
+        &["diff", "--before", missing, "--after", present],
+        &["diff", "--before", present, "--after", missing],
+        &["diff", "--patch", missing],
+        &["diff", "--patch", missing, "--format", "png"],
+        &["activity", missing],
+    ];
+    for args in commands {
+        let (code, stdout, err) = previewd(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(stdout.is_empty(), "{args:?}");
+        assert!(
+            err.contains(&format!("{missing} does not exist")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn diff_shows_a_latin1_patch_lossily_and_marks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let patch = dir.path().join("latin1.patch");
+    // "café" and "naïve" in Latin-1: 0xE9 and 0xEF are not UTF-8 on their own.
+    std::fs::write(
+        &patch,
+        b"--- a/menu.txt\n+++ b/menu.txt\n@@ -1,2 +1,2 @@\n-caf\xe9\n+caf\xe9 au lait\n na\xefve\n",
+    )
+    .unwrap();
+    let patch = patch.to_str().unwrap();
+    let (code, json, err) = previewd(&["diff", "--patch", patch, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("{patch} is not valid UTF-8")),
+        "the warning names the file: {err}"
+    );
+    let model: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let file = &model["files"][0];
+    assert_eq!(file["newPath"], "menu.txt");
+    assert_eq!(
+        (&file["additions"], &file["deletions"]),
+        (&1.into(), &1.into())
+    );
+    let texts: Vec<&str> = file["hunks"][0]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        ["caf\u{FFFD}", "caf\u{FFFD} au lait", "na\u{FFFD}ve"]
+    );
+    let (code, html, _) = previewd(&["diff", "--patch", patch]);
+    assert_eq!(code, 0);
+    assert!(
+        html.contains("Patch diff (not valid UTF-8)"),
+        "the page's title marks the decoding"
+    );
+}
+
+#[test]
 fn serve_shuts_down_gracefully_on_sigterm() {
     use std::io::{BufRead, BufReader, Read, Write};
     let dir = tempfile::tempdir().unwrap();
@@ -187,6 +256,11 @@ fn serve_shuts_down_gracefully_on_sigterm() {
     let mut rest = String::new();
     stderr.read_to_string(&mut rest).unwrap();
     assert!(rest.contains("shutting down"), "{rest}");
+    // Logs to a pipe (or a file) carry no terminal colour codes.
+    assert!(
+        !line.contains('\x1b') && !rest.contains('\x1b'),
+        "colour escapes in a piped log: {line:?}"
+    );
 }
 
 #[test]

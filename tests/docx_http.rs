@@ -5,7 +5,7 @@ mod common;
 
 use common::{error_of, ids, start};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/docx");
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/corpus/docx");
 
 fn corpus(name: &str) -> Vec<u8> {
     std::fs::read(format!("{CORPUS}/{name}")).unwrap()

@@ -12,8 +12,8 @@ use previewd::office::pptx::{
 };
 use previewd::office::OfficeLimits;
 
-const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench");
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/pptx");
+const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bench");
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/corpus/pptx");
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_deck_has_slides_a_model_and_media() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# PPTX fidelity: every slide of the bench deck (../shared/bench/deck-80s.pptx) and of every
-# deck in ../shared/corpus/pptx/ rendered twice and compared:
+# PPTX fidelity: every slide of the bench deck (fixtures/bench/deck-80s.pptx) and of every
+# deck in fixtures/corpus/pptx/ rendered twice and compared:
 #   1. previewd: `previewd preview DECK --format html` (standalone page, viewer script
 #      inline), opened in headless Chromium; each slide shown through its #slide-N deep
 #      link, the chrome hidden with injected CSS, the stage captured WIDTH px wide
@@ -27,7 +27,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-SHARED=$(cd "$ROOT/../shared" && pwd)
+# The decks are committed in fixtures/ (see fixtures/README.md).
+FIXTURES="$ROOT/fixtures"
 WORK=${WORK:-/tmp/previewd-fidelity}
 WIDTH=${WIDTH:-960}
 CMP_WIDTH=${CMP_WIDTH:-$WIDTH}
@@ -57,8 +58,8 @@ if [ "${NO_SETUP:-}" != 1 ]; then
 fi
 export NODE_PATH="$WORK/node/node_modules"
 
-DECKS=("$SHARED/bench/deck-80s.pptx")
-while IFS= read -r f; do DECKS+=("$f"); done < <(ls "$SHARED"/corpus/pptx/*.pptx | sort)
+DECKS=("$FIXTURES/bench/deck-80s.pptx")
+while IFS= read -r f; do DECKS+=("$f"); done < <(ls "$FIXTURES"/corpus/pptx/*.pptx | sort)
 
 if [ "${RESCORE:-}" != 1 ]; then
 if [ -z "${PREVIEWD:-}" ]; then
@@ -112,6 +113,6 @@ VERSIONS=$(printf 'previewd %s; %s; %s; %s' \
     "$(soffice --version | head -n 1 | cut -d' ' -f1-2)" \
     "$(pdftoppm -v 2>&1 | head -n 1)")
 python3 "$HERE/compare.py" report "$WORK" "$HERE" --bench deck-80s \
-    --bench-file "$SHARED/bench/deck-80s.pptx" --versions "$VERSIONS" \
+    --bench-file "$FIXTURES/bench/deck-80s.pptx" --versions "$VERSIONS" \
     --width "$WIDTH" --cmp-width "$CMP_WIDTH"
 say "wrote $HERE/results.md"

@@ -5,9 +5,9 @@ use std::io::{Cursor, Write};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
-/// Path of the shared DOCX corpus, valid both in the main crate and in scratch crates
-/// that sit next to a `shared` link.
-pub(crate) const DOCX_CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/docx");
+/// Path of the DOCX corpus committed in `fixtures/corpus/docx` (origins and licences in
+/// `fixtures/README.md`); the bench reports sit at `../../bench` from it.
+pub(crate) const DOCX_CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/corpus/docx");
 
 /// Builds a zip in memory, one entry at a time.
 pub(crate) struct ZipBuilder {
@@ -233,11 +233,11 @@ pub(crate) fn main_part_texts(bytes: &[u8]) -> Vec<String> {
 
 // ----- PPTX ----------------------------------------------------------------------------
 
-/// Path of the shared PPTX corpus (see [`DOCX_CORPUS`]).
-pub(crate) const PPTX_CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/pptx");
+/// Path of the PPTX corpus (see [`DOCX_CORPUS`]).
+pub(crate) const PPTX_CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/corpus/pptx");
 
-/// Path of the shared benchmark decks.
-pub(crate) const PPTX_BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench");
+/// Path of the benchmark decks and reports (`fixtures/bench/make_corpus.py` made them).
+pub(crate) const PPTX_BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bench");
 
 const PML_NS: &str = r#"xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main""#;
 const REL_NS: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/";
