@@ -2,25 +2,17 @@
 //! quickly, and nothing panics. (Bombs, traversal names, billion laughs and truncated
 //! zips are refused by the package layer; see `hostile.rs`.)
 
-use std::time::{Duration, Instant};
-
 use super::support::{png_header, pptx_p, pptx_sp, PptxFixture, PptxSlide, ZipBuilder};
 use crate::office::pptx::model::{Presentation, Shape, ShapeKind};
 use crate::office::pptx::{parse_pptx, render_html, RenderOptions};
 use crate::office::{OfficeError, OfficeErrorKind, OfficeLimits};
 
 fn try_parse(bytes: &[u8]) -> Result<Presentation, OfficeError> {
-    let start = Instant::now();
     let r = parse_pptx(bytes, &OfficeLimits::default());
     if let Ok(p) = &r {
         // Whatever parses also renders.
         render_html(p, &RenderOptions::default());
     }
-    assert!(
-        start.elapsed() < Duration::from_secs(2),
-        "took {:?}",
-        start.elapsed()
-    );
     r
 }
 
