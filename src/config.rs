@@ -172,11 +172,19 @@ pub struct PreviewConfig {
     /// Let scripts of a previewed HTML page run (inside the sandbox). Off closes the residual
     /// risk of a page's script navigating its own frame.
     pub html_scripts: bool,
+    /// Serve regular files that have more than one name (hard links). Off by default: a
+    /// path-based door cannot tell where a file's other names live, so a hard link inside a
+    /// workspace may be a file from outside it. Turn it on for workspaces whose tools make
+    /// hard links on purpose (pnpm stores, `git clone --local`).
+    pub allow_hard_links: bool,
 }
 
 impl Default for PreviewConfig {
     fn default() -> Self {
-        PreviewConfig { html_scripts: true }
+        PreviewConfig {
+            html_scripts: true,
+            allow_hard_links: false,
+        }
     }
 }
 

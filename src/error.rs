@@ -26,6 +26,12 @@ pub enum Error {
     /// The path, or a link on the way to it, leads outside the workspace.
     #[error("the path leads outside the workspace")]
     OutsideWorkspace,
+    /// A regular file with more than one name (a hard link), refused because its other
+    /// names may lie outside the workspace and a path-based door cannot see them. Shares
+    /// the code `outside_workspace`: the caller's choices are the same as for a link that
+    /// leads out, and the message names the setting that allows such files.
+    #[error("the file has more than one name (a hard link), which may lie outside the workspace; previewd serves such files only with preview.allow_hard_links = true")]
+    HardLinked,
     /// Nothing exists at the path (or the snapshot / artifact is missing or expired).
     #[error("{0}")]
     NotFound(String),
@@ -86,7 +92,7 @@ impl Error {
             Error::InvalidReference(_) => "invalid_reference",
             Error::InvalidRequest(_) => "invalid_request",
             Error::UnknownWorkspace => "unknown_workspace",
-            Error::OutsideWorkspace => "outside_workspace",
+            Error::OutsideWorkspace | Error::HardLinked => "outside_workspace",
             Error::NotFound(_) => "not_found",
             Error::NotAFile(_) => "not_a_file",
             Error::PermissionDenied => "permission_denied",
@@ -107,9 +113,10 @@ impl Error {
     pub fn status(&self) -> StatusCode {
         match self {
             Error::InvalidReference(_) | Error::InvalidRequest(_) => StatusCode::BAD_REQUEST,
-            Error::UnknownWorkspace | Error::OutsideWorkspace | Error::PermissionDenied => {
-                StatusCode::FORBIDDEN
-            }
+            Error::UnknownWorkspace
+            | Error::OutsideWorkspace
+            | Error::HardLinked
+            | Error::PermissionDenied => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::NotAFile(_) | Error::Corrupt(_) | Error::ImageTooLarge => {
                 StatusCode::UNPROCESSABLE_ENTITY
@@ -223,5 +230,8 @@ mod tests {
         codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), all.len());
+        // The one deliberate alias: a hard link is refused like a link that leads out.
+        assert_eq!(Error::HardLinked.code(), Error::OutsideWorkspace.code());
+        assert_eq!(Error::HardLinked.status(), Error::OutsideWorkspace.status());
     }
 }

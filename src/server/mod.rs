@@ -118,7 +118,8 @@ impl AppState {
             exporter: crate::export::Exporter::from_config(&config),
             diff_store: Arc::new(store),
             diff_base_url,
-            door: Door::new(workspaces, config.limits.clone()),
+            door: Door::new(workspaces, config.limits.clone())
+                .allowing_hard_links(config.preview.allow_hard_links),
             snapshots: SnapshotStore::new(config.snapshots.clone()),
             pool: pool::Pool::new(&config.work),
             throttle: guard::Throttle::new(&config.security),
