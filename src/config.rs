@@ -222,6 +222,10 @@ pub struct DiffsConfig {
     pub data_dir: Option<PathBuf>,
     /// Largest artifact (all its files together), bytes.
     pub max_artifact_bytes: u64,
+    /// Most bytes the whole store may hold (every file: recipes, cached viewer pages,
+    /// PNG/PDF files, temp files). When a new artifact does not fit, expired ones are swept
+    /// first; if it still does not fit the call is refused with `storage_full` (507).
+    pub max_total_bytes: u64,
     /// fsync artifacts so they survive a power loss (atomicity does not depend on it).
     pub fsync: bool,
     /// Serve the diff viewer to non-loopback clients (tokenized URLs only).
@@ -236,6 +240,7 @@ impl Default for DiffsConfig {
             viewer_base_url: None,
             data_dir: None,
             max_artifact_bytes: crate::diff::store::DEFAULT_MAX_ARTIFACT_BYTES,
+            max_total_bytes: crate::diff::store::DEFAULT_MAX_TOTAL_BYTES,
             fsync: true,
             allow_remote_viewer: false,
             defaults: crate::diff::DiffDefaults::default(),

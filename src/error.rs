@@ -77,6 +77,10 @@ pub enum Error {
     /// reason (never a host path).
     #[error("{0}")]
     BrowserUnavailable(String),
+    /// The diff artifact store holds its configured maximum (`diffs.max_total_bytes`) even
+    /// after expired artifacts were swept; nothing was written.
+    #[error("{0}")]
+    StorageFull(String),
     /// The work did not finish before its deadline.
     #[error("the request did not finish within {0} ms")]
     Timeout(u64),
@@ -104,6 +108,7 @@ impl Error {
             Error::Busy { .. } => "busy",
             Error::ImageTooLarge => "image_too_large",
             Error::BrowserUnavailable(_) => "browser_unavailable",
+            Error::StorageFull(_) => "storage_full",
             Error::Timeout(_) => "timeout",
             Error::Internal => "internal",
         }
@@ -127,6 +132,7 @@ impl Error {
             Error::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Error::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Timeout(_) | Error::BrowserUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::StorageFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             Error::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -223,6 +229,7 @@ mod tests {
             },
             Error::ImageTooLarge,
             Error::BrowserUnavailable(String::new()),
+            Error::StorageFull(String::new()),
             Error::Timeout(0),
             Error::Internal,
         ];

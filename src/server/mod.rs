@@ -86,6 +86,7 @@ impl AppState {
                 .clone()
                 .unwrap_or_else(crate::diff::store::default_dir),
             max_artifact_bytes: config.diffs.max_artifact_bytes,
+            max_total_bytes: config.diffs.max_total_bytes,
             fsync: config.diffs.fsync,
             ..StoreConfig::default()
         })
