@@ -55,7 +55,8 @@ pub fn preview_file(file: &Path, format: Format, config: &Config) -> Result<Vec<
         .ok_or_else(|| Error::InvalidReference("the file name is not UTF-8".into()))?;
     let workspaces = Workspaces::new(&[folder.to_owned()], &[])
         .map_err(|_| Error::not_found("the file's folder does not exist"))?;
-    let door = Door::new(workspaces.clone(), config.limits.clone());
+    let door = Door::new(workspaces.clone(), config.limits.clone())
+        .allowing_hard_links(config.preview.allow_hard_links);
     let root = workspaces.roots()[0].clone();
     let relative = check_relative_path(name, config.limits.relative_path_bytes)?;
     let read = door.read_in(&root, relative)?;

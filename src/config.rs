@@ -178,11 +178,19 @@ pub struct PreviewConfig {
     /// Let scripts of a previewed HTML page run (inside the sandbox). Off closes the residual
     /// risk of a page's script navigating its own frame.
     pub html_scripts: bool,
+    /// Serve regular files that have more than one name (hard links). Off by default: a
+    /// path-based door cannot tell where a file's other names live, so a hard link inside a
+    /// workspace may be a file from outside it. Turn it on for workspaces whose tools make
+    /// hard links on purpose (pnpm stores, `git clone --local`).
+    pub allow_hard_links: bool,
 }
 
 impl Default for PreviewConfig {
     fn default() -> Self {
-        PreviewConfig { html_scripts: true }
+        PreviewConfig {
+            html_scripts: true,
+            allow_hard_links: false,
+        }
     }
 }
 
@@ -229,6 +237,10 @@ pub struct DiffsConfig {
     pub data_dir: Option<PathBuf>,
     /// Largest artifact (all its files together), bytes.
     pub max_artifact_bytes: u64,
+    /// Most bytes the whole store may hold (every file: recipes, cached viewer pages,
+    /// PNG/PDF files, temp files). When a new artifact does not fit, expired ones are swept
+    /// first; if it still does not fit the call is refused with `storage_full` (507).
+    pub max_total_bytes: u64,
     /// fsync artifacts so they survive a power loss (atomicity does not depend on it).
     pub fsync: bool,
     /// Serve the diff viewer to non-loopback clients (tokenized URLs only).
@@ -243,6 +255,7 @@ impl Default for DiffsConfig {
             viewer_base_url: None,
             data_dir: None,
             max_artifact_bytes: crate::diff::store::DEFAULT_MAX_ARTIFACT_BYTES,
+            max_total_bytes: crate::diff::store::DEFAULT_MAX_TOTAL_BYTES,
             fsync: true,
             allow_remote_viewer: false,
             defaults: crate::diff::DiffDefaults::default(),

@@ -26,6 +26,12 @@ pub enum Error {
     /// The path, or a link on the way to it, leads outside the workspace.
     #[error("the path leads outside the workspace")]
     OutsideWorkspace,
+    /// A regular file with more than one name (a hard link), refused because its other
+    /// names may lie outside the workspace and a path-based door cannot see them. Shares
+    /// the code `outside_workspace`: the caller's choices are the same as for a link that
+    /// leads out, and the message names the setting that allows such files.
+    #[error("the file has more than one name (a hard link), which may lie outside the workspace; previewd serves such files only with preview.allow_hard_links = true")]
+    HardLinked,
     /// Nothing exists at the path (or the snapshot / artifact is missing or expired).
     #[error("{0}")]
     NotFound(String),
@@ -88,6 +94,10 @@ pub enum Error {
     /// reason (never a host path).
     #[error("{0}")]
     BrowserUnavailable(String),
+    /// The diff artifact store holds its configured maximum (`diffs.max_total_bytes`) even
+    /// after expired artifacts were swept; nothing was written.
+    #[error("{0}")]
+    StorageFull(String),
     /// The work did not finish before its deadline.
     #[error("the request did not finish within {0} ms")]
     Timeout(u64),
@@ -103,7 +113,7 @@ impl Error {
             Error::InvalidReference(_) => "invalid_reference",
             Error::InvalidRequest(_) => "invalid_request",
             Error::UnknownWorkspace => "unknown_workspace",
-            Error::OutsideWorkspace => "outside_workspace",
+            Error::OutsideWorkspace | Error::HardLinked => "outside_workspace",
             Error::NotFound(_) => "not_found",
             Error::NotAFile(_) => "not_a_file",
             Error::PermissionDenied => "permission_denied",
@@ -119,6 +129,7 @@ impl Error {
             Error::Busy { .. } => "busy",
             Error::ImageTooLarge => "image_too_large",
             Error::BrowserUnavailable(_) => "browser_unavailable",
+            Error::StorageFull(_) => "storage_full",
             Error::Timeout(_) => "timeout",
             Error::Internal => "internal",
         }
@@ -130,6 +141,7 @@ impl Error {
             Error::InvalidReference(_) | Error::InvalidRequest(_) => StatusCode::BAD_REQUEST,
             Error::UnknownWorkspace
             | Error::OutsideWorkspace
+            | Error::HardLinked
             | Error::PermissionDenied
             | Error::ForbiddenHost
             | Error::CrossSite(_) => StatusCode::FORBIDDEN,
@@ -145,6 +157,7 @@ impl Error {
             Error::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Error::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Timeout(_) | Error::BrowserUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::StorageFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             Error::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -246,6 +259,7 @@ mod tests {
             },
             Error::ImageTooLarge,
             Error::BrowserUnavailable(String::new()),
+            Error::StorageFull(String::new()),
             Error::Timeout(0),
             Error::Internal,
         ];
@@ -253,5 +267,8 @@ mod tests {
         codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), all.len());
+        // The one deliberate alias: a hard link is refused like a link that leads out.
+        assert_eq!(Error::HardLinked.code(), Error::OutsideWorkspace.code());
+        assert_eq!(Error::HardLinked.status(), Error::OutsideWorkspace.status());
     }
 }

@@ -466,3 +466,142 @@ async fn without_a_browser_file_mode_fails_and_both_keeps_the_viewer() {
     assert_eq!(body["details"]["fileError"], body["details"]["imageError"]);
     assert!(body["details"].get("filePath").is_none());
 }
+
+/// A view call whose artifact has the same size for every `i` (only digits differ).
+fn sized_call(i: usize, ttl: Option<&str>) -> Value {
+    let lines = "line\n".repeat(800);
+    let mut body = json!({
+        "before": format!("{lines}{i:06}\n"),
+        "after": format!("{lines}{:06}\n", i + 1),
+        "path": "src/x.rs",
+        "mode": "view",
+    });
+    if let Some(ttl) = ttl {
+        body["ttlSeconds"] = ttl.into();
+    }
+    body
+}
+
+/// Bytes of every file under the server's diff data directory.
+fn store_bytes(s: &common::TestServer) -> u64 {
+    fn walk(dir: &std::path::Path) -> u64 {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let meta = std::fs::symlink_metadata(e.path()).unwrap();
+                if meta.is_dir() {
+                    walk(&e.path())
+                } else {
+                    meta.len()
+                }
+            })
+            .sum()
+    }
+    walk(s.state.config.diffs.data_dir.as_ref().unwrap())
+}
+
+/// Folders (artifacts) in the server's diff data directory.
+fn store_folders(s: &common::TestServer) -> usize {
+    std::fs::read_dir(s.state.config.diffs.data_dir.as_ref().unwrap())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_type().unwrap().is_dir())
+        .count()
+}
+
+/// The store bytes one [`sized_call`] artifact takes, measured on a scratch server.
+async fn one_artifact_bytes() -> u64 {
+    let scratch = start(|_| {}).await;
+    let (status, body) = diff(&scratch, sized_call(0, Some("1"))).await;
+    assert_eq!(status, 200, "{body}");
+    store_bytes(&scratch)
+}
+
+/// Asserts a `507 storage_full` JSON answer.
+fn assert_storage_full(status: u16, body: &Value) {
+    assert_eq!(status, 507, "{body}");
+    assert_eq!(body["error"]["code"], "storage_full", "{body}");
+    assert!(message(body).contains("diffs.max_total_bytes"), "{body}");
+    assert!(!message(body).contains("/tmp"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_full_store_refuses_new_artifacts_until_old_ones_expire() {
+    let one = one_artifact_bytes().await;
+    let quota = 2 * one + one / 2;
+    let s = start(|c| c.diffs.max_total_bytes = quota).await;
+    let (status, first) = diff(&s, sized_call(1, Some("1"))).await;
+    assert_eq!(status, 200, "{first}");
+    let (status, second) = diff(&s, sized_call(2, Some("1"))).await;
+    assert_eq!(status, 200, "{second}");
+    let (status, body) = diff(&s, sized_call(3, None)).await;
+    assert_storage_full(status, &body);
+    assert_eq!(store_folders(&s), 2, "a refused call leaves nothing behind");
+    assert!(store_bytes(&s) <= quota);
+
+    // Opening a viewer of a full store renders the page but does not cache it.
+    let id = first["details"]["artifactId"].as_str().unwrap();
+    let page = s
+        .get_text(first["details"]["viewerPath"].as_str().unwrap())
+        .await;
+    assert!(page.contains("src/x.rs"));
+    assert!(
+        page.len() as u64 > quota - store_bytes(&s),
+        "premise: the page does not fit in what is left"
+    );
+    let cached = s.state.diff_store.file_path(id, "viewer.html").unwrap();
+    assert!(!cached.exists(), "a page was cached past the quota");
+
+    // Once both have expired, the next call sweeps them and fits.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let (status, body) = diff(&s, sized_call(4, None)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(store_folders(&s), 1, "the expired artifacts were swept");
+    // The new artifact's page is cached on its first view exactly when it fits.
+    let id = body["details"]["artifactId"].as_str().unwrap();
+    let room = quota - store_bytes(&s);
+    let page = s
+        .get_text(body["details"]["viewerPath"].as_str().unwrap())
+        .await;
+    let cached = s.state.diff_store.file_path(id, "viewer.html").unwrap();
+    assert_eq!(cached.is_file(), page.len() as u64 <= room, "room {room}");
+    assert!(store_bytes(&s) <= quota);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn concurrent_calls_never_share_the_last_room() {
+    let one = one_artifact_bytes().await;
+    let quota = 2 * one + one / 2;
+    let s = std::sync::Arc::new(start(|c| c.diffs.max_total_bytes = quota).await);
+    let calls = (0..8).map(|i| {
+        let s = s.clone();
+        tokio::spawn(async move { diff(&s, sized_call(10 + i, None)).await })
+    });
+    let mut made = 0;
+    for call in futures::future::join_all(calls).await {
+        let (status, body) = call.unwrap();
+        if status == 200 {
+            made += 1;
+        } else {
+            assert_storage_full(status, &body);
+        }
+    }
+    assert_eq!(made, 2, "exactly two artifacts fit");
+    assert_eq!(store_folders(&s), 2);
+    assert!(store_bytes(&s) <= quota);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restart_counts_what_the_store_already_holds() {
+    let one = one_artifact_bytes().await;
+    let quota = 2 * one + one / 2;
+    let s = start(|c| c.diffs.max_total_bytes = quota).await;
+    for i in 0..2 {
+        let (status, body) = diff(&s, sized_call(i, None)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let s = s.restart().await;
+    let (status, body) = diff(&s, sized_call(5, None)).await;
+    assert_storage_full(status, &body);
+    assert_eq!(store_folders(&s), 2);
+}

@@ -30,6 +30,12 @@
 //!   `O_NOFOLLOW`, and the sweep deletes planted links without following them.
 //! - Errors carry no paths or OS text (those go to `tracing`), so their messages are safe to
 //!   show a client.
+//! - The whole store holds at most `max_total_bytes` ([`quota`]): every write reserves its
+//!   bytes first; when they do not fit, expired artifacts are swept and, if that frees too
+//!   little, the write is refused with [`StoreError::StorageFull`] instead of made. A
+//!   derived file (a viewer page cached on first view) obeys the same budget; the server
+//!   then serves the page it rendered without caching it, since the artifact is already
+//!   stored and paid for and refusing its view would break a link the caller was given.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -40,6 +46,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+mod quota;
+
+use quota::{tree_bytes, Quota, Reserved};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -60,6 +69,8 @@ pub const PNG_FILE: &str = "diff.png";
 pub const PDF_FILE: &str = "diff.pdf";
 /// Default cap on the payload bytes of one artifact (all its files together).
 pub const DEFAULT_MAX_ARTIFACT_BYTES: u64 = 128 * 1024 * 1024;
+/// Default cap on the bytes of the whole store (every file of every artifact).
+pub const DEFAULT_MAX_TOTAL_BYTES: u64 = 1024 * 1024 * 1024;
 /// Default minimum time between two opportunistic cleanups.
 pub const DEFAULT_CLEANUP_INTERVAL: Duration = Duration::from_secs(5 * 60);
 /// Age after which a folder without metadata is considered abandoned and swept.
@@ -88,6 +99,8 @@ pub struct StoreConfig {
     pub dir: PathBuf,
     /// Refuse artifacts whose payloads together exceed this many bytes.
     pub max_artifact_bytes: u64,
+    /// Most bytes the whole store may hold, every file counted.
+    pub max_total_bytes: u64,
     /// Minimum time between two runs of [`ArtifactStore::maybe_cleanup`].
     pub cleanup_interval: Duration,
     /// fsync files and folders so a complete artifact survives a power loss. Turning it off
@@ -101,6 +114,7 @@ impl Default for StoreConfig {
         StoreConfig {
             dir: default_dir(),
             max_artifact_bytes: DEFAULT_MAX_ARTIFACT_BYTES,
+            max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
             cleanup_interval: DEFAULT_CLEANUP_INTERVAL,
             fsync: true,
         }
@@ -116,6 +130,11 @@ pub enum StoreError {
         /// Bytes offered.
         bytes: u64,
         /// The configured cap.
+        max: u64,
+    },
+    /// The store holds `max_total_bytes` already, even after sweeping expired artifacts.
+    StorageFull {
+        /// The configured cap on the whole store.
         max: u64,
     },
     /// A payload name is not a short lowercase file name, is reserved, or repeats.
@@ -137,6 +156,7 @@ impl StoreError {
     pub fn code(&self) -> &'static str {
         match self {
             StoreError::TooLarge { .. } => "artifact_too_large",
+            StoreError::StorageFull { .. } => "storage_full",
             StoreError::InvalidFileName => "invalid_artifact_file_name",
             StoreError::InvalidId => "invalid_artifact_id",
             StoreError::UnusableDir => "store_dir_unusable",
@@ -150,6 +170,9 @@ impl StoreError {
             StoreError::TooLarge { bytes, max } => {
                 format!("Diff artifact is too large to store ({bytes} bytes, max {max} bytes).")
             }
+            StoreError::StorageFull { max } => format!(
+                "The diff artifact store is full (diffs.max_total_bytes = {max} bytes); try again once older diff artifacts expire."
+            ),
             StoreError::InvalidFileName => "Invalid diff artifact file name.".to_owned(),
             StoreError::InvalidId => "Invalid diff artifact id.".to_owned(),
             StoreError::UnusableDir => {
@@ -364,6 +387,13 @@ pub struct DiskStore {
     fsync: bool,
     /// When the last opportunistic cleanup started; `None` until the first one.
     last_cleanup: Mutex<Option<Instant>>,
+    /// The byte budget of the whole store.
+    quota: Quota,
+    /// Held by a sweep: one runs at a time, and a full store's writers wait for it.
+    sweep_lock: Mutex<()>,
+    /// Held while a derived file is written or an artifact folder is measured and removed,
+    /// so a deletion gives back exactly the bytes that were counted in the folder.
+    folder_lock: Mutex<()>,
     /// Test hook: fail a create after its payloads are written, before the metadata.
     #[cfg(test)]
     fail_before_meta: std::sync::atomic::AtomicBool,
@@ -395,12 +425,17 @@ impl DiskStore {
                 StoreError::UnusableDir
             })?;
         }
+        // The one walk of the store: from here on the total is kept as a running sum.
+        let used = tree_bytes(&root);
         Ok(DiskStore {
             root,
             max_artifact_bytes: config.max_artifact_bytes,
             cleanup_interval: config.cleanup_interval,
             fsync: config.fsync,
             last_cleanup: Mutex::new(None),
+            quota: Quota::new(config.max_total_bytes, used),
+            sweep_lock: Mutex::new(()),
+            folder_lock: Mutex::new(()),
             #[cfg(test)]
             fail_before_meta: std::sync::atomic::AtomicBool::new(false),
         })
@@ -409,6 +444,46 @@ impl DiskStore {
     /// The absolute data directory.
     pub fn dir(&self) -> &Path {
         &self.root
+    }
+
+    /// Bytes the store holds by its running count.
+    pub fn used_bytes(&self) -> u64 {
+        self.quota.used()
+    }
+
+    /// Reserves `bytes` of the budget; when they do not fit, sweeps expired artifacts (if
+    /// one may have expired since the last sweep) and tries once more.
+    fn reserve(&self, now: SystemTime, bytes: u64) -> Result<Reserved<'_>, StoreError> {
+        if let Some(reserved) = self.quota.try_reserve(bytes) {
+            return Ok(reserved);
+        }
+        {
+            let _sweeping = lock(&self.sweep_lock);
+            // Another writer's sweep may have made room while this one waited.
+            if let Some(reserved) = self.quota.try_reserve(bytes) {
+                return Ok(reserved);
+            }
+            if self.quota.sweep_may_help(unix_ms(now)) {
+                if let Err(e) = self.sweep(now) {
+                    tracing::warn!(code = e.code(), "diff store sweep for room failed");
+                }
+            }
+        }
+        self.quota
+            .try_reserve(bytes)
+            .ok_or(StoreError::StorageFull {
+                max: self.quota.max(),
+            })
+    }
+
+    /// Removes one artifact folder (or planted entry) and gives back its counted bytes.
+    fn remove_folder(&self, path: &Path) -> io::Result<()> {
+        let _folder = lock(&self.folder_lock);
+        let before = tree_bytes(path);
+        // remove_dir_all removes a symlink itself and never descends through links.
+        let result = fs::remove_dir_all(path);
+        self.quota.release(before.saturating_sub(tree_bytes(path)));
+        result
     }
 
     fn create_at(
@@ -460,14 +535,23 @@ impl DiskStore {
 
         artifact.id = self.make_artifact_dir()?;
         let dir = self.root.join(&artifact.id);
-        if let Err(err) = self.write_artifact(&dir, &artifact, files) {
-            // A failed create leaves nothing behind; if even this fails, the folder has no
-            // metadata, so it is an invisible orphan that the sweep removes later.
+        let written = serialize_meta(&artifact).and_then(|json| {
+            let reserved = self.reserve(now, total.saturating_add(json.len() as u64))?;
+            self.write_artifact(&dir, &json, files)?;
+            reserved.keep();
+            Ok(())
+        });
+        if let Err(err) = written {
+            // A failed create leaves nothing behind (its reservation went back with the
+            // error); if even this fails, the folder has no metadata, so it is an invisible
+            // orphan that the sweep removes later, counted until then.
             if let Err(e) = fs::remove_dir_all(&dir) {
                 tracing::warn!(path = %dir.display(), error = %e, "cannot remove a failed diff artifact");
+                self.quota.add(tree_bytes(&dir));
             }
             return Err(err);
         }
+        self.quota.note_expiry(artifact.expires_at_ms);
 
         let paths = artifact
             .files
@@ -503,7 +587,7 @@ impl DiskStore {
     fn write_artifact(
         &self,
         dir: &Path,
-        artifact: &Artifact,
+        meta_json: &[u8],
         files: &[(&str, &[u8])],
     ) -> Result<(), StoreError> {
         for (name, bytes) in files {
@@ -516,17 +600,11 @@ impl DiskStore {
         {
             return Err(StoreError::Io { op: "test failure" });
         }
-        let json = serde_json::to_vec_pretty(artifact).map_err(|e| {
-            tracing::warn!(error = %e, "cannot serialize diff artifact metadata");
-            StoreError::Io {
-                op: "serialize metadata",
-            }
-        })?;
         if self.fsync {
             // The payload renames must be durable before the metadata can appear.
             sync_dir(dir)?;
         }
-        self.write_atomic(dir, META_FILE, &json)?;
+        self.write_atomic(dir, META_FILE, meta_json)?;
         if self.fsync {
             sync_dir(dir)?;
             sync_dir(&self.root)?;
@@ -661,8 +739,15 @@ impl DiskStore {
         }
     }
 
-    /// Inspects one top-level entry during cleanup.
-    fn sweep_entry(&self, now: SystemTime, entry: &fs::DirEntry, report: &mut CleanupReport) {
+    /// Inspects one top-level entry during cleanup; `earliest` becomes the earliest expiry
+    /// of an artifact it keeps.
+    fn sweep_entry(
+        &self,
+        now: SystemTime,
+        entry: &fs::DirEntry,
+        report: &mut CleanupReport,
+        earliest: &mut u64,
+    ) {
         let name = entry.file_name();
         let Some(name) = name.to_str().filter(|n| is_lower_hex(n, ID_HEX_LEN)) else {
             // Not something the store made; leave it alone.
@@ -696,6 +781,7 @@ impl DiskStore {
         let expired = match self.read_meta(name) {
             Ok(MetaRead::Valid(artifact)) => {
                 if !artifact.is_expired(now) {
+                    *earliest = (*earliest).min(artifact.expires_at_ms);
                     return;
                 }
                 true
@@ -727,7 +813,7 @@ impl DiskStore {
                 }
             }
         }
-        match fs::remove_dir_all(&path) {
+        match self.remove_folder(&path) {
             Ok(()) if expired => report.expired += 1,
             Ok(()) => report.orphans += 1,
             // Deleted concurrently (another sweep, or an explicit delete).
@@ -795,9 +881,18 @@ impl ArtifactStore for DiskStore {
             });
         }
         let dir = self.root.join(&artifact.id);
+        let _folder = lock(&self.folder_lock);
         // The folder must still be a real directory (not swept, not replaced by a link).
         open_nofollow(&dir, true).map_err(|e| io_error("open artifact dir", &dir, e))?;
-        self.write_atomic_with(&dir, name, bytes, false)
+        if fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file()) {
+            // Already cached by a concurrent first view: a derived file is determined by
+            // the payloads, so the copy on disk is the same bytes (and is counted once).
+            return Ok(());
+        }
+        let reserved = self.reserve(SystemTime::now(), bytes.len() as u64)?;
+        self.write_atomic_with(&dir, name, bytes, false)?;
+        reserved.keep();
+        Ok(())
     }
 
     fn file_path(&self, id: &str, name: &str) -> Result<PathBuf, StoreError> {
@@ -815,8 +910,7 @@ impl ArtifactStore for DiskStore {
             return Ok(false);
         }
         let dir = self.root.join(id);
-        // remove_dir_all removes a symlink itself and never descends through links.
-        match fs::remove_dir_all(&dir) {
+        match self.remove_folder(&dir) {
             Ok(()) => Ok(true),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(io_error("delete artifact", &dir, e)),
@@ -824,24 +918,57 @@ impl ArtifactStore for DiskStore {
     }
 
     fn cleanup(&self, now: SystemTime) -> Result<CleanupReport, StoreError> {
-        let entries =
-            fs::read_dir(&self.root).map_err(|e| io_error("list store dir", &self.root, e))?;
+        let _sweeping = lock(&self.sweep_lock);
+        self.sweep(now)
+    }
+
+    fn maybe_cleanup(&self) -> Option<CleanupReport> {
+        self.maybe_cleanup_at(Instant::now())
+    }
+}
+
+impl DiskStore {
+    /// One cleanup pass; the caller holds `sweep_lock`.
+    fn sweep(&self, now: SystemTime) -> Result<CleanupReport, StoreError> {
+        self.quota.begin_sweep();
+        let entries = match fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(e) => {
+                self.quota.end_sweep(0);
+                return Err(io_error("list store dir", &self.root, e));
+            }
+        };
         let mut report = CleanupReport::default();
+        let mut earliest = u64::MAX;
         for entry in entries {
             match entry {
-                Ok(entry) => self.sweep_entry(now, &entry, &mut report),
+                Ok(entry) => self.sweep_entry(now, &entry, &mut report, &mut earliest),
                 Err(e) => {
                     tracing::warn!(error = %e, "cannot read diff store entry");
                     report.failed += 1;
                 }
             }
         }
+        // An entry that could not be read may hold an expiry this pass did not see.
+        self.quota
+            .end_sweep(if report.failed > 0 { 0 } else { earliest });
         Ok(report)
     }
+}
 
-    fn maybe_cleanup(&self) -> Option<CleanupReport> {
-        self.maybe_cleanup_at(Instant::now())
-    }
+/// Takes a lock that guards no data of its own; a panic elsewhere does not poison it.
+fn lock(mutex: &Mutex<()>) -> std::sync::MutexGuard<'_, ()> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The metadata as written to `meta.json`.
+fn serialize_meta(artifact: &Artifact) -> Result<Vec<u8>, StoreError> {
+    serde_json::to_vec_pretty(artifact).map_err(|e| {
+        tracing::warn!(error = %e, "cannot serialize diff artifact metadata");
+        StoreError::Io {
+            op: "serialize metadata",
+        }
+    })
 }
 
 /// Outcome of reading an artifact's metadata.
@@ -1636,5 +1763,87 @@ mod tests {
             StoreConfig::default().dir,
             std::env::temp_dir().join("previewd-diffs")
         );
+    }
+
+    fn open_with_quota(dir: &Path, max_total_bytes: u64) -> DiskStore {
+        DiskStore::open(&StoreConfig {
+            max_total_bytes,
+            ..config(dir)
+        })
+        .expect("open store")
+    }
+
+    #[test]
+    fn the_running_total_matches_the_disk_through_create_delete_and_sweep() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = open(tmp.path());
+        let now = SystemTime::now();
+        assert_eq!(store.used_bytes(), 0);
+        let a = create(&store, now, HOUR);
+        let b = create(&store, now, Duration::from_secs(1));
+        assert_eq!(store.used_bytes(), tree_bytes(tmp.path()));
+        store
+            .write_derived(&a.artifact, "page.html", b"derived")
+            .unwrap();
+        // A second write of a cached derived file changes nothing, and counts nothing.
+        store
+            .write_derived(&a.artifact, "page.html", b"derived")
+            .unwrap();
+        assert_eq!(store.used_bytes(), tree_bytes(tmp.path()));
+        // A restart counts what is there.
+        assert_eq!(open(tmp.path()).used_bytes(), store.used_bytes());
+        assert!(store.delete(a.id()).unwrap());
+        assert_eq!(store.used_bytes(), tree_bytes(tmp.path()));
+        let report = store.cleanup(now + HOUR).unwrap();
+        assert_eq!(report.expired, 1);
+        assert!(!tmp.path().join(b.id()).exists());
+        assert_eq!(store.used_bytes(), 0);
+    }
+
+    #[test]
+    fn a_full_store_sweeps_expired_artifacts_then_refuses() {
+        let tmp = tempfile::tempdir().unwrap();
+        let probe = tempfile::tempdir().unwrap();
+        let one = {
+            let store = open(probe.path());
+            create(&store, SystemTime::now(), HOUR);
+            store.used_bytes()
+        };
+        let store = open_with_quota(tmp.path(), 2 * one + one / 2);
+        let now = SystemTime::now();
+        let short = create(&store, now, Duration::from_secs(1));
+        create(&store, now, HOUR);
+        let full = store.create_at(now, new_artifact(HOUR), &[(VIEWER_FILE, PAGE)]);
+        assert_eq!(
+            full.unwrap_err(),
+            StoreError::StorageFull {
+                max: 2 * one + one / 2
+            }
+        );
+        assert_eq!(
+            entries(tmp.path()).len(),
+            2,
+            "a refused create leaves nothing"
+        );
+        // Derived files obey the same budget.
+        assert_eq!(
+            store.write_derived(&short.artifact, "page.html", &vec![b'x'; one as usize]),
+            Err(StoreError::StorageFull {
+                max: 2 * one + one / 2
+            })
+        );
+        // Later, the short-lived one has expired: the create sweeps it and fits.
+        let later = now + Duration::from_secs(2);
+        store
+            .create_at(later, new_artifact(HOUR), &[(VIEWER_FILE, PAGE)])
+            .expect("room after the sweep");
+        assert!(!tmp.path().join(short.id()).exists());
+        assert_eq!(store.used_bytes(), tree_bytes(tmp.path()));
+        // Nothing else expires soon, so a full store refuses without sweeping again.
+        assert!(!store.quota.sweep_may_help(unix_ms(later)));
+        assert!(matches!(
+            store.create_at(later, new_artifact(HOUR), &[(VIEWER_FILE, PAGE)]),
+            Err(StoreError::StorageFull { .. })
+        ));
     }
 }

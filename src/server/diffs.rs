@@ -54,6 +54,7 @@ fn input_error(e: DiffInputError) -> Error {
 fn store_error(e: StoreError) -> Error {
     match e {
         StoreError::TooLarge { .. } => Error::InvalidRequest(e.message()),
+        StoreError::StorageFull { .. } => Error::StorageFull(e.message()),
         other => {
             tracing::warn!(code = other.code(), "diff store failed");
             Error::Internal

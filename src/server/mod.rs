@@ -90,6 +90,7 @@ impl AppState {
                 .clone()
                 .unwrap_or_else(crate::diff::store::default_dir),
             max_artifact_bytes: config.diffs.max_artifact_bytes,
+            max_total_bytes: config.diffs.max_total_bytes,
             fsync: config.diffs.fsync,
             ..StoreConfig::default()
         })
@@ -134,7 +135,8 @@ impl AppState {
             exporter: crate::export::Exporter::from_config(&config),
             diff_store: Arc::new(store),
             diff_base_url,
-            door: Door::new(workspaces, config.limits.clone()),
+            door: Door::new(workspaces, config.limits.clone())
+                .allowing_hard_links(config.preview.allow_hard_links),
             snapshots: SnapshotStore::new(config.snapshots.clone()),
             pool: pool::Pool::new(&config.work),
             throttle: guard::Throttle::new(&config.security),

@@ -1,12 +1,13 @@
 //! The one door to the disk.
 //!
 //! A request names a file with a [`WorkspaceFileRef`]; [`Door::read`] resolves it (allowed
-//! root, lexical checks, open beneath the root through cap-std, `fstat` on the handle) and
-//! returns a [`ScopedRead`]. Nothing else in previewd opens workspace files or takes a path
+//! root, lexical checks, type check beneath the root through cap-std without opening for
+//! reading, then the open and an `fstat` of that handle) and returns a [`ScopedRead`]. Nothing else in previewd opens workspace files or takes a path
 //! from a request. Decisions are never cached: every call resolves again.
 
 mod kind;
 mod lexical;
+mod links;
 mod open;
 mod read;
 mod roots;
@@ -36,12 +37,24 @@ pub struct WorkspaceFileRef {
 pub struct Door {
     workspaces: Workspaces,
     limits: Limits,
+    /// Serve regular files with more than one name (`preview.allow_hard_links`).
+    allow_hard_links: bool,
 }
 
 impl Door {
-    /// A door over these roots with these limits.
+    /// A door over these roots with these limits; hard-linked files are refused.
     pub fn new(workspaces: Workspaces, limits: Limits) -> Door {
-        Door { workspaces, limits }
+        Door {
+            workspaces,
+            limits,
+            allow_hard_links: false,
+        }
+    }
+
+    /// The same door, serving hard-linked files when `allow` is set.
+    pub fn allowing_hard_links(mut self, allow: bool) -> Door {
+        self.allow_hard_links = allow;
+        self
     }
 
     /// The allowed roots.
@@ -71,20 +84,20 @@ impl Door {
 
     /// Reads `relative` inside an already resolved `root` with the limit for its kind.
     pub fn read_in(&self, root: &Root, relative: RelativePath) -> Result<ScopedRead, Error> {
-        let (file, meta) = open::open_beneath(&root.path, &relative)?;
+        let (file, meta) = open::open_beneath(&root.path, &relative, self.allow_hard_links)?;
         read::scoped_read_from(&root.id, relative, &file, &meta, &self.limits)
     }
 
     /// Reads a sibling asset of a previewed page: same rules, the asset limit, any kind.
     pub fn read_asset(&self, root: &Root, relative: &RelativePath) -> Result<Vec<u8>, Error> {
-        let (file, meta) = open::open_beneath(&root.path, relative)?;
+        let (file, meta) = open::open_beneath(&root.path, relative, self.allow_hard_links)?;
         read::read_bounded(&file, &meta, self.limits.asset_bytes)
     }
 
     /// Size, kind and modification time, without reading the bytes.
     pub fn stat(&self, r: &WorkspaceFileRef) -> Result<FileStat, Error> {
         let (root, relative) = self.resolve(r)?;
-        let (_file, meta) = open::open_beneath(&root.path, &relative)?;
+        let meta = open::stat_beneath(&root.path, &relative, self.allow_hard_links)?;
         Ok(FileStat::new(&relative, &meta))
     }
 }
