@@ -9,23 +9,20 @@
 mod common;
 
 use std::io::{Cursor, Write};
-use std::sync::Mutex;
 use std::time::Duration;
 
 use common::{ids, start, TestServer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio::sync::Mutex;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
 const MIB: u64 = 1024 * 1024;
 
-/// Held by every test that reads this process's memory.
-static MEASURING: Mutex<()> = Mutex::new(());
-
-fn measuring() -> std::sync::MutexGuard<'static, ()> {
-    MEASURING.lock().unwrap_or_else(|p| p.into_inner())
-}
+/// Held by every test here, so that none allocates while another reads this process's
+/// memory.
+static MEASURING: Mutex<()> = Mutex::const_new(());
 
 /// A field of `/proc/self/status`, in bytes.
 fn status_bytes(field: &str) -> u64 {
@@ -184,7 +181,7 @@ async fn preview_and_view(s: &TestServer, rel: &str) -> (String, String) {
 /// `snapshots.max_bytes` however many documents are opened.
 #[tokio::test(flavor = "multi_thread")]
 async fn snapshots_of_big_documents_stay_within_the_store_budget() {
-    let _one = measuring();
+    let _one = MEASURING.lock().await;
     const BUDGET: u64 = 48 * MIB;
     const FILES: usize = 12;
     let s = start(|c| {
@@ -242,7 +239,7 @@ async fn snapshots_of_big_documents_stay_within_the_store_budget() {
 /// and token, no second model, no second charge.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_second_preview_of_an_unchanged_file_holds_no_second_copy() {
-    let _one = measuring();
+    let _one = MEASURING.lock().await;
     let s = start(|c| c.work.workers = 1).await;
     s.write("same.docx", docx(&heavy_body(6_000, 1), None));
     let (id1, token1) = preview_and_view(&s, "same.docx").await;
@@ -279,9 +276,12 @@ async fn a_second_preview_of_an_unchanged_file_holds_no_second_copy() {
 }
 
 /// Sends `GET path` on a fresh connection and never reads; returns once the server has
-/// started answering (bytes wait in the socket), without taking them.
+/// started answering (bytes wait in the socket), without taking them. The receive buffer
+/// is kept small, so the kernel cannot take a big body off the server's hands.
 async fn stalled_get(s: &TestServer, path: &str) -> TcpStream {
-    let mut stream = TcpStream::connect(s.addr).await.unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(16 * 1024).unwrap();
+    let mut stream = socket.connect(s.addr).await.unwrap();
     let request = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut probe = [0u8; 1];
@@ -323,8 +323,8 @@ async fn read_response(stream: &mut TcpStream) -> (u16, String) {
 /// in-flight budget, and those past it are told so with the JSON error.
 #[tokio::test(flavor = "multi_thread")]
 async fn stalled_readers_of_a_big_media_part_pin_no_more_than_the_budget() {
-    let _one = measuring();
-    const PART: usize = 8 * MIB as usize;
+    let _one = MEASURING.lock().await;
+    const PART: usize = 16 * MIB as usize;
     const BUDGET: u64 = 256 * MIB;
     let s = start(|c| c.work.workers = 1).await;
     s.write("pic.docx", docx("<w:p/>", Some(&png_with_chunk(PART))));
@@ -366,9 +366,84 @@ async fn stalled_readers_of_a_big_media_part_pin_no_more_than_the_budget() {
         pinned / MIB,
         BUDGET / MIB
     );
-    // 50 × 8 MiB is over 256 MiB: some must have been refused.
+    // 50 × 16 MiB is over 256 MiB: some must have been refused.
     assert!(
         refused > 0,
         "no client was refused though the budget ran out"
+    );
+}
+
+/// A client that takes nothing of a pending response is dropped after the write timeout:
+/// reading afterwards ends before the body does.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stalled_connection_is_closed_after_the_write_timeout() {
+    let _one = MEASURING.lock().await;
+    const PART: usize = 8 * MIB as usize;
+    let s = start(|c| c.limits.write_timeout_seconds = 1).await;
+    s.write("pic.docx", docx("<w:p/>", Some(&png_with_chunk(PART))));
+    let (id, token) = ids(&s.preview_ok("pic.docx").await);
+    let path = format!("/p/{id}/{token}/media/word/media/image1.png");
+    let mut stream = stalled_get(&s, &path).await;
+    // Well past the timeout, without reading.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let mut received = 0usize;
+    let mut buf = vec![0u8; 1 << 16];
+    let ended = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => received += n,
+            }
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the stalled connection was still open after the write timeout"
+    );
+    assert!(
+        received < PART,
+        "the whole body ({received} bytes) was delivered: the connection was never dropped"
+    );
+    // The budget it held was given back.
+    assert_eq!(s.state.inflight.used(), 0);
+}
+
+/// One client may hold `max_connections_per_client` connections; the next one is answered
+/// 429 with the JSON error, and closing one makes room again.
+#[tokio::test(flavor = "multi_thread")]
+async fn connections_past_the_per_client_limit_get_the_json_error() {
+    let _one = MEASURING.lock().await;
+    let s = start(|c| c.security.max_connections_per_client = 3).await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut stream = TcpStream::connect(s.addr).await.unwrap();
+        let request = format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
+        stream.write_all(request.as_bytes()).await.unwrap();
+        // Each of these is served, and stays open (keep-alive).
+        assert_eq!(read_response(&mut stream).await.0, 200);
+        held.push(stream);
+    }
+    let mut extra = TcpStream::connect(s.addr).await.unwrap();
+    let request = format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
+    extra.write_all(request.as_bytes()).await.unwrap();
+    let (status, body) = read_response(&mut extra).await;
+    assert_eq!(status, 429, "{body}");
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(json["error"]["code"], "busy");
+    drop(held.pop());
+    // The server notices the close on its own time: ask until it has.
+    let mut answered = 0;
+    for _ in 0..100 {
+        let response = s.get("/healthz").await;
+        answered = response.status().as_u16();
+        if answered == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        answered, 200,
+        "a closed connection's slot was not given back"
     );
 }

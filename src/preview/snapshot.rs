@@ -526,4 +526,59 @@ mod tests {
         assert_eq!(s.len(), 0);
         assert_eq!(s.bytes(), 0);
     }
+
+    fn hashed(bytes: usize, sha: &str) -> ScopedRead {
+        ScopedRead {
+            sha256: Some(sha.into()),
+            ..read(bytes)
+        }
+    }
+
+    #[test]
+    fn unchanged_bytes_share_one_content_charged_once() {
+        let s = store(10, 1000, 60);
+        let a = s.insert_plain(hashed(100, "aa"));
+        let shared = s.shared_content(&root(), &hashed(100, "aa")).unwrap();
+        let b = s.insert_shared(hashed(100, "aa"), shared);
+        let c = s.insert_plain(hashed(100, "aa"));
+        assert_eq!(s.len(), 3);
+        assert_eq!(s.bytes(), 100);
+        assert!(Arc::ptr_eq(&a.snapshot.content, &b.snapshot.content));
+        assert!(Arc::ptr_eq(&a.snapshot.content, &c.snapshot.content));
+        assert_ne!(a.snapshot.id, b.snapshot.id);
+        // Other bytes at the same path are a content of their own.
+        let d = s.insert_plain(hashed(100, "bb"));
+        assert!(!Arc::ptr_eq(&a.snapshot.content, &d.snapshot.content));
+        assert_eq!(s.bytes(), 200);
+    }
+
+    #[test]
+    fn cached_views_are_charged_and_evict_older_snapshots() {
+        let s = store(10, 1000, 60);
+        let old = s.insert_plain(read(100));
+        let new = s.insert_plain(read(100));
+        assert_eq!(s.bytes(), 200);
+        new.snapshot
+            .rendered
+            .source
+            .set(Arc::from("x".repeat(500)))
+            .unwrap();
+        s.recharge(&new.snapshot);
+        assert_eq!(s.bytes(), 700);
+        new.snapshot
+            .rendered
+            .keep_media("word/media/a.png", Bytes::from(vec![0u8; 400]));
+        s.recharge(&new.snapshot);
+        // 100 + 500 + 400 + the part name, over 1000 with the old one: it goes.
+        assert!(s.get(&old.snapshot.id, &old.token).is_err());
+        assert_eq!(s.bytes(), 100 + 500 + 400 + "word/media/a.png".len() as u64);
+    }
+
+    #[test]
+    fn a_view_over_the_cap_is_a_notice() {
+        assert_eq!(&*capped_view("abc".into(), 3), "abc");
+        let notice = capped_view("x".repeat(5000), 1024);
+        assert!(notice.contains("too large to show"), "{notice}");
+        assert!(notice.len() < 1000);
+    }
 }
