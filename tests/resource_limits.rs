@@ -447,3 +447,28 @@ async fn connections_past_the_per_client_limit_get_the_json_error() {
         "a closed connection's slot was not given back"
     );
 }
+
+/// A document whose page renders over `limits.rendered_view_bytes` is shown (and cached) as
+/// a notice saying so, and the store is charged for the notice, not the page.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_view_over_the_rendered_cap_is_a_notice_that_says_so() {
+    let _one = MEASURING.lock().await;
+    let s = start(|c| c.limits.rendered_view_bytes = 64 * 1024).await;
+    s.write("long.docx", docx(&heavy_body(1_000, 3), None));
+    let (id, token) = ids(&s.preview_ok("long.docx").await);
+    let before_view = s.state.snapshots.bytes();
+    let page = s.get_text(&format!("/p/{id}/{token}/document")).await;
+    assert!(page.contains("This view is too large to show"), "{page}");
+    assert!(page.contains("over the limit of 64.0 KiB"), "{page}");
+    assert!(
+        !page.contains("docx-root"),
+        "the over-size page was sent anyway"
+    );
+    let charged_for_view = s.state.snapshots.bytes() - before_view;
+    assert!(
+        charged_for_view < 1024,
+        "the cached notice was charged {charged_for_view} bytes"
+    );
+    // The raw file stays available, as the notice says.
+    assert_eq!(s.get(&format!("/p/{id}/{token}/raw")).await.status(), 200);
+}
