@@ -25,7 +25,7 @@ fn snapshot_of(name: &str, text: &str) -> (SnapshotStore, previewd::preview::Cre
     let (root, relative) = door.resolve(&reference).unwrap();
     let read = door.read_in(&root, relative).unwrap();
     let store = SnapshotStore::new(SnapshotConfig::default());
-    let created = store.insert(root, read, None);
+    let created = store.insert(root, read, None, 0);
     (store, created)
 }
 
@@ -34,6 +34,7 @@ fn options() -> ShellOptions {
         static_prefix: "../../../static/".into(),
         html_scripts: true,
         highlight_bytes: Limits::default().highlight_bytes,
+        rendered_view_bytes: Limits::default().rendered_view_bytes,
     }
 }
 

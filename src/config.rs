@@ -82,6 +82,15 @@ pub struct Limits {
     pub relative_path_bytes: usize,
     /// Source files above this size are shown as plain escaped text, not highlighted.
     pub highlight_bytes: u64,
+    /// Largest rendered view (Source, Markdown, Document, Slides) a snapshot caches; a view
+    /// that renders larger is replaced by a notice saying so (the file stays downloadable).
+    pub rendered_view_bytes: u64,
+    /// Response bytes of raw files, media parts and models that may be waiting for slow
+    /// clients at once, across all connections; a response past it gets 429 `busy`.
+    pub inflight_bytes: u64,
+    /// A connection whose client takes nothing of a pending response for this long is
+    /// closed (0: never).
+    pub write_timeout_seconds: u64,
     /// Largest accepted JSON request body.
     pub request_body_bytes: usize,
 }
@@ -96,6 +105,9 @@ impl Default for Limits {
             other_hash_bytes: 64 * MIB,
             relative_path_bytes: 4096,
             highlight_bytes: 128 * KIB,
+            rendered_view_bytes: 32 * MIB,
+            inflight_bytes: 256 * MIB,
+            write_timeout_seconds: 30,
             // Room for the largest valid diff input (2 MiB patch) after JSON escaping, which
             // can grow a byte to six (`\u0000`).
             request_body_bytes: (13 * MIB) as usize,
@@ -111,7 +123,9 @@ pub struct SnapshotConfig {
     pub ttl_seconds: u64,
     /// Most snapshots kept at once (least recently used go first).
     pub max_count: usize,
-    /// Most file bytes kept across all snapshots.
+    /// Most bytes held across all snapshots: file bytes, the measured heap of parsed Office
+    /// models, cached rendered views, `model.json` bodies and media parts. A snapshot of
+    /// unchanged bytes shares (and is charged once with) an earlier one.
     pub max_bytes: u64,
 }
 
@@ -153,6 +167,9 @@ pub struct SecurityConfig {
     /// `public_origin` and `diffs.viewer_base_url`. Any other `Host` is refused before
     /// routing, which defeats DNS rebinding.
     pub allowed_hosts: Vec<String>,
+    /// Open connections one client IP may hold (loopback included); a connection past it
+    /// is answered 429 `busy` and closed.
+    pub max_connections_per_client: usize,
 }
 
 impl Default for SecurityConfig {
@@ -167,6 +184,7 @@ impl Default for SecurityConfig {
             lockout_seconds: 60,
             max_tracked_clients: 2048,
             allowed_hosts: Vec::new(),
+            max_connections_per_client: 64,
         }
     }
 }

@@ -5,6 +5,7 @@
 //! sibling assets of a previewed HTML page are read again, each by a fresh scoped read.
 
 pub mod document;
+pub mod heap;
 pub mod image;
 pub mod inert;
 pub mod markdown;

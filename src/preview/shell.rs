@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::image::inspect;
 use super::office::OfficeModel;
-use super::snapshot::Snapshot;
+use super::snapshot::{capped_view, Snapshot};
 use super::views::{views_for, View};
 use super::{document, markdown};
 use crate::highlight::{highlight_lines, plain_lines};
@@ -30,6 +30,8 @@ pub struct ShellOptions {
     pub html_scripts: bool,
     /// Source files above this many bytes are not highlighted.
     pub highlight_bytes: u64,
+    /// A rendered view over this many bytes is cached (and shown) as a notice instead.
+    pub rendered_view_bytes: u64,
 }
 
 /// Renders the shell with `selected` as the visible view.
@@ -104,12 +106,12 @@ pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> St
 fn panel(snapshot: &Snapshot, view: View, selected: bool, options: &ShellOptions) -> String {
     match view {
         View::Preview => match snapshot.read.kind {
-            FileKind::Markdown => markdown_panel(snapshot),
+            FileKind::Markdown => markdown_panel(snapshot, options),
             _ => html_panel(snapshot, selected, options),
         },
         View::Source => source_panel(snapshot, options).to_string(),
         View::Image => image_panel(snapshot),
-        View::Document => document_panel(snapshot).to_string(),
+        View::Document => document_panel(snapshot, options).to_string(),
         View::Slides => slides_panel(snapshot, options).to_string(),
         View::Info => info_panel(snapshot),
     }
@@ -127,7 +129,7 @@ fn html_panel(snapshot: &Snapshot, selected: bool, options: &ShellOptions) -> St
     )
 }
 
-fn markdown_panel(snapshot: &Snapshot) -> String {
+fn markdown_panel(snapshot: &Snapshot, options: &ShellOptions) -> String {
     let body = snapshot.rendered.markdown.get_or_init(|| {
         let (text, lossy) = snapshot.read.text().unwrap_or_default();
         let mut out = String::new();
@@ -141,7 +143,7 @@ fn markdown_panel(snapshot: &Snapshot) -> String {
             "doc/",
         ));
         out.push_str("</article>");
-        Arc::from(out)
+        capped_view(out, options.rendered_view_bytes)
     });
     body.to_string()
 }
@@ -186,7 +188,7 @@ fn source_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
                 out.push_str("</span>");
             }
             out.push_str("</code></pre>");
-            Arc::from(out)
+            capped_view(out, options.rendered_view_bytes)
         })
         .clone()
 }
@@ -209,7 +211,7 @@ fn document_meta(snapshot: &Snapshot) -> String {
     out
 }
 
-fn document_panel(snapshot: &Snapshot) -> Arc<str> {
+fn document_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
     snapshot
         .rendered
         .office
@@ -248,7 +250,8 @@ fn document_panel(snapshot: &Snapshot) -> Arc<str> {
             out.push_str("<div id=\"docx-root\" class=\"docx-host\">");
             out.push_str(&body);
             out.push_str("</div>");
-            Arc::from(out)
+            drop(body);
+            capped_view(out, options.rendered_view_bytes)
         })
         .clone()
 }
@@ -291,7 +294,7 @@ fn slides_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
                     ..crate::office::pptx::RenderOptions::default()
                 },
             ));
-            Arc::from(out)
+            capped_view(out, options.rendered_view_bytes)
         })
         .clone()
 }

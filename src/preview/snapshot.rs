@@ -4,17 +4,28 @@
 //! expired snapshot is gone even before it is swept). Only a SHA-256 of the token is kept,
 //! and tokens are compared in constant time; a wrong token and a missing snapshot are
 //! indistinguishable to the caller.
+//!
+//! The bytes a snapshot is charged are what it holds: the file's bytes, the heap of its
+//! parsed Office model (measured while parsing, see [`super::heap`]), and every view,
+//! `model.json` body and media part cached on first use. Views are cached lazily, so whoever
+//! fills a cache calls [`SnapshotStore::recharge`], which may evict older snapshots.
+//! Snapshots of the same bytes at the same place (root, relative path, SHA-256) share one
+//! [`Content`] and its caches, charged once; each still has its own id and token.
 
 use std::collections::HashMap;
+use std::ops::Deref;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
+use axum::body::Bytes;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::config::SnapshotConfig;
 use crate::error::Error;
+use crate::markup::{escape, human_size};
 use crate::workspace::{Root, ScopedRead};
 
 use super::office::OfficeModel;
@@ -24,24 +35,49 @@ pub const ID_HEX_LEN: usize = 20;
 /// Length of a token in hex characters (24 random bytes).
 pub const TOKEN_HEX_LEN: usize = 48;
 
-/// One file as it was read, with everything needed to serve its views.
+/// One file as it was read, with everything needed to serve its views. What can be shared
+/// with other snapshots of the same bytes is in [`Content`], reached through `Deref`.
 #[derive(Debug)]
 pub struct Snapshot {
     /// Public id (20 lowercase hex).
     pub id: String,
     token_hash: [u8; 32],
-    /// The workspace root the file was read from (for sibling assets).
-    pub root: Root,
-    /// The one read every view is built from.
+    /// The one read every view is built from (its bytes are the shared content's).
     pub read: ScopedRead,
-    /// The parsed model of an Office file, made when the snapshot was.
-    pub office: Option<OfficeModel>,
     /// Wall-clock expiry, for clients.
     pub expires_at: SystemTime,
     deadline: Instant,
+    content: Arc<Content>,
+}
+
+impl Deref for Snapshot {
+    type Target = Content;
+
+    fn deref(&self) -> &Content {
+        &self.content
+    }
+}
+
+/// What every snapshot of the same bytes shares: the model and the cached views.
+#[derive(Debug)]
+pub struct Content {
+    serial: u64,
+    /// The workspace root the file was read from (for sibling assets).
+    pub root: Root,
+    /// The parsed model of an Office file, made when the first snapshot was.
+    pub office: Option<OfficeModel>,
+    office_heap: u64,
+    bytes: Option<Arc<[u8]>>,
     /// Rendered view bodies, made on first use and reused (switching views never re-reads
     /// and never re-renders).
     pub rendered: RenderCache,
+}
+
+impl Content {
+    /// The bytes this content is charged: file bytes, measured model heap, cached bodies.
+    pub fn weight(&self) -> u64 {
+        self.bytes.as_ref().map_or(0, |b| b.len() as u64) + self.office_heap + self.rendered.bytes()
+    }
 }
 
 /// Lazily rendered view bodies of a snapshot.
@@ -53,12 +89,57 @@ pub struct RenderCache {
     pub markdown: OnceLock<Arc<str>>,
     /// The rendered Office document or deck.
     pub office: OnceLock<Arc<str>>,
+    /// The model as JSON, serialised once.
+    pub model_json: OnceLock<Bytes>,
+    media: Mutex<HashMap<String, Bytes>>,
 }
 
-impl Snapshot {
-    fn weight(&self) -> u64 {
-        self.read.bytes.as_ref().map_or(0, |b| b.len() as u64)
+impl RenderCache {
+    /// Bytes held by every cached body.
+    pub fn bytes(&self) -> u64 {
+        let text = |slot: &OnceLock<Arc<str>>| slot.get().map_or(0, |s| s.len() as u64);
+        let media: u64 = self
+            .media_map()
+            .iter()
+            .map(|(k, v)| (k.len() + v.len()) as u64)
+            .sum();
+        text(&self.source)
+            + text(&self.markdown)
+            + text(&self.office)
+            + self.model_json.get().map_or(0, |b| b.len() as u64)
+            + media
     }
+
+    /// A media part read earlier.
+    pub fn media(&self, part: &str) -> Option<Bytes> {
+        self.media_map().get(part).cloned()
+    }
+
+    /// Keeps a media part's bytes and returns the kept copy (an earlier one wins a race).
+    pub fn keep_media(&self, part: &str, data: Bytes) -> Bytes {
+        self.media_map()
+            .entry(part.to_string())
+            .or_insert(data)
+            .clone()
+    }
+
+    fn media_map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Bytes>> {
+        self.media.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A rendered view as cached: the view itself, or, when it is over `limit` bytes, a notice
+/// that says so (and links to the file itself) in its place.
+pub fn capped_view(view: String, limit: u64) -> Arc<str> {
+    if view.len() as u64 <= limit {
+        return Arc::from(view);
+    }
+    let notice = format!(
+        "<p class=\"notice\">This view is too large to show: it renders to {}, over the limit of {} for one view. <a href=\"raw\">The file itself</a> can still be downloaded.</p>",
+        escape(&human_size(view.len() as u64)),
+        escape(&human_size(limit)),
+    );
+    Arc::from(notice)
 }
 
 /// A freshly created snapshot and the only copy of its token.
@@ -76,11 +157,27 @@ struct Entry {
     last_used: u64,
 }
 
+/// Where and what a file was: snapshots with the same key share their content.
+type ContentKey = (PathBuf, String, String);
+
+#[derive(Debug)]
+struct Group {
+    content: Arc<Content>,
+    /// Snapshots in the store that use this content.
+    refs: usize,
+    /// What `Inner::bytes` holds for this content.
+    charged: u64,
+    key: Option<ContentKey>,
+}
+
 #[derive(Debug, Default)]
 struct Inner {
     entries: HashMap<String, Entry>,
+    groups: HashMap<u64, Group>,
+    by_key: HashMap<ContentKey, u64>,
     bytes: u64,
     tick: u64,
+    serial: u64,
 }
 
 /// The bounded, in-memory snapshot store.
@@ -88,6 +185,15 @@ struct Inner {
 pub struct SnapshotStore {
     config: SnapshotConfig,
     inner: Mutex<Inner>,
+}
+
+fn content_key(root: &Root, read: &ScopedRead) -> Option<ContentKey> {
+    read.bytes.as_ref()?;
+    Some((
+        root.path.clone(),
+        read.relative_path.as_str().to_string(),
+        read.sha256.clone()?,
+    ))
 }
 
 impl SnapshotStore {
@@ -99,25 +205,96 @@ impl SnapshotStore {
         }
     }
 
-    /// Keeps `read` as a new snapshot and returns it with its token.
-    pub fn insert(&self, root: Root, read: ScopedRead, office: Option<OfficeModel>) -> Created {
+    /// The content a live snapshot of the same bytes at the same place holds, if any: a
+    /// caller can then skip parsing and use [`SnapshotStore::insert_shared`].
+    pub fn shared_content(&self, root: &Root, read: &ScopedRead) -> Option<Arc<Content>> {
+        let key = content_key(root, read)?;
+        let inner = self.lock();
+        let serial = inner.by_key.get(&key)?;
+        inner.groups.get(serial).map(|g| g.content.clone())
+    }
+
+    /// Keeps `read` as a new snapshot and returns it with its token. `office_heap` is the
+    /// measured heap of `office`. When the store already holds the same bytes from the same
+    /// place, the new snapshot shares that content and `office` is dropped.
+    pub fn insert(
+        &self,
+        root: Root,
+        read: ScopedRead,
+        office: Option<OfficeModel>,
+        office_heap: u64,
+    ) -> Created {
+        let key = content_key(&root, &read);
+        let mut inner = self.lock();
+        let existing = key
+            .as_ref()
+            .and_then(|k| inner.by_key.get(k))
+            .and_then(|serial| inner.groups.get(serial))
+            .map(|g| g.content.clone());
+        let content = existing.unwrap_or_else(|| {
+            inner.serial += 1;
+            Arc::new(Content {
+                serial: inner.serial,
+                root,
+                bytes: read.bytes.clone(),
+                office,
+                office_heap,
+                rendered: RenderCache::default(),
+            })
+        });
+        self.insert_locked(&mut inner, read, content, key)
+    }
+
+    /// Keeps `read` as a new snapshot (own id and token) over `content` from
+    /// [`SnapshotStore::shared_content`].
+    pub fn insert_shared(&self, read: ScopedRead, content: Arc<Content>) -> Created {
+        let key = content_key(&content.root, &read);
+        let mut inner = self.lock();
+        self.insert_locked(&mut inner, read, content, key)
+    }
+
+    fn insert_locked(
+        &self,
+        inner: &mut Inner,
+        mut read: ScopedRead,
+        content: Arc<Content>,
+        key: Option<ContentKey>,
+    ) -> Created {
+        // The new read's own copy of the bytes is dropped for the shared one.
+        read.bytes = content.bytes.clone();
         let id = random_hex(ID_HEX_LEN / 2);
         let token = random_hex(TOKEN_HEX_LEN / 2);
         let ttl = Duration::from_secs(self.config.ttl_seconds.max(1));
         let snapshot = Arc::new(Snapshot {
             id: id.clone(),
             token_hash: Sha256::digest(token.as_bytes()).into(),
-            root,
             read,
-            office,
             expires_at: SystemTime::now() + ttl,
             deadline: Instant::now() + ttl,
-            rendered: RenderCache::default(),
+            content: content.clone(),
         });
-        let mut inner = self.lock();
+        let serial = content.serial;
+        match inner.groups.get_mut(&serial) {
+            Some(group) => group.refs += 1,
+            None => {
+                let charged = content.weight();
+                inner.bytes += charged;
+                if let Some(key) = &key {
+                    inner.by_key.insert(key.clone(), serial);
+                }
+                inner.groups.insert(
+                    serial,
+                    Group {
+                        content,
+                        refs: 1,
+                        charged,
+                        key,
+                    },
+                );
+            }
+        }
         inner.tick += 1;
         let tick = inner.tick;
-        inner.bytes += snapshot.weight();
         inner.entries.insert(
             id,
             Entry {
@@ -125,8 +302,22 @@ impl SnapshotStore {
                 last_used: tick,
             },
         );
-        self.evict(&mut inner);
+        self.evict(inner);
         Created { snapshot, token }
+    }
+
+    /// Charges the store again for `snapshot`'s content after a cache of it was filled,
+    /// evicting the least recently used snapshots if that puts the store over its budget.
+    pub fn recharge(&self, snapshot: &Snapshot) {
+        let mut inner = self.lock();
+        let Some(group) = inner.groups.get_mut(&snapshot.content.serial) else {
+            // Evicted meanwhile: what it holds goes away with its last user.
+            return;
+        };
+        let weight = group.content.weight();
+        let before = std::mem::replace(&mut group.charged, weight);
+        inner.bytes = inner.bytes - before + weight;
+        self.evict(&mut inner);
     }
 
     /// Finds a live snapshot by id and token. Malformed ids and tokens never reach the map.
@@ -147,9 +338,7 @@ impl SnapshotStore {
             return Err(missing());
         }
         if entry.snapshot.deadline <= now {
-            let weight = entry.snapshot.weight();
-            inner.entries.remove(id);
-            inner.bytes -= weight;
+            remove(&mut inner, id);
             return Err(missing());
         }
         entry.last_used = tick;
@@ -166,7 +355,7 @@ impl SnapshotStore {
         self.len() == 0
     }
 
-    /// Bytes held by all snapshots.
+    /// Bytes charged for all snapshots (shared content once).
     pub fn bytes(&self) -> u64 {
         self.lock().bytes
     }
@@ -188,8 +377,10 @@ impl SnapshotStore {
         for id in expired {
             remove(inner, &id);
         }
+        // The most recently used content stays even when it alone is over the budget: the
+        // budget bounds what is kept besides the file being looked at.
         while inner.entries.len() > self.config.max_count.max(1)
-            || (inner.bytes > self.config.max_bytes && inner.entries.len() > 1)
+            || (inner.bytes > self.config.max_bytes && inner.groups.len() > 1)
         {
             let Some(oldest) = inner
                 .entries
@@ -205,8 +396,23 @@ impl SnapshotStore {
 }
 
 fn remove(inner: &mut Inner, id: &str) {
-    if let Some(e) = inner.entries.remove(id) {
-        inner.bytes -= e.snapshot.weight();
+    let Some(entry) = inner.entries.remove(id) else {
+        return;
+    };
+    let serial = entry.snapshot.content.serial;
+    let Some(group) = inner.groups.get_mut(&serial) else {
+        return;
+    };
+    group.refs -= 1;
+    if group.refs == 0 {
+        if let Some(group) = inner.groups.remove(&serial) {
+            inner.bytes -= group.charged;
+            if let Some(key) = group.key {
+                if inner.by_key.get(&key) == Some(&serial) {
+                    inner.by_key.remove(&key);
+                }
+            }
+        }
     }
 }
 
@@ -248,7 +454,7 @@ mod tests {
 
     impl SnapshotStore {
         fn insert_plain(&self, read: ScopedRead) -> Created {
-            self.insert(root(), read, None)
+            self.insert(root(), read, None, 0)
         }
     }
 
@@ -319,5 +525,60 @@ mod tests {
         assert!(s.get(&id, &token).is_err());
         assert_eq!(s.len(), 0);
         assert_eq!(s.bytes(), 0);
+    }
+
+    fn hashed(bytes: usize, sha: &str) -> ScopedRead {
+        ScopedRead {
+            sha256: Some(sha.into()),
+            ..read(bytes)
+        }
+    }
+
+    #[test]
+    fn unchanged_bytes_share_one_content_charged_once() {
+        let s = store(10, 1000, 60);
+        let a = s.insert_plain(hashed(100, "aa"));
+        let shared = s.shared_content(&root(), &hashed(100, "aa")).unwrap();
+        let b = s.insert_shared(hashed(100, "aa"), shared);
+        let c = s.insert_plain(hashed(100, "aa"));
+        assert_eq!(s.len(), 3);
+        assert_eq!(s.bytes(), 100);
+        assert!(Arc::ptr_eq(&a.snapshot.content, &b.snapshot.content));
+        assert!(Arc::ptr_eq(&a.snapshot.content, &c.snapshot.content));
+        assert_ne!(a.snapshot.id, b.snapshot.id);
+        // Other bytes at the same path are a content of their own.
+        let d = s.insert_plain(hashed(100, "bb"));
+        assert!(!Arc::ptr_eq(&a.snapshot.content, &d.snapshot.content));
+        assert_eq!(s.bytes(), 200);
+    }
+
+    #[test]
+    fn cached_views_are_charged_and_evict_older_snapshots() {
+        let s = store(10, 1000, 60);
+        let old = s.insert_plain(read(100));
+        let new = s.insert_plain(read(100));
+        assert_eq!(s.bytes(), 200);
+        new.snapshot
+            .rendered
+            .source
+            .set(Arc::from("x".repeat(500)))
+            .unwrap();
+        s.recharge(&new.snapshot);
+        assert_eq!(s.bytes(), 700);
+        new.snapshot
+            .rendered
+            .keep_media("word/media/a.png", Bytes::from(vec![0u8; 400]));
+        s.recharge(&new.snapshot);
+        // 100 + 500 + 400 + the part name, over 1000 with the old one: it goes.
+        assert!(s.get(&old.snapshot.id, &old.token).is_err());
+        assert_eq!(s.bytes(), 100 + 500 + 400 + "word/media/a.png".len() as u64);
+    }
+
+    #[test]
+    fn a_view_over_the_cap_is_a_notice() {
+        assert_eq!(&*capped_view("abc".into(), 3), "abc");
+        let notice = capped_view("x".repeat(5000), 1024);
+        assert!(notice.contains("too large to show"), "{notice}");
+        assert!(notice.len() < 1000);
     }
 }

@@ -98,25 +98,32 @@ pub async fn create_preview(
     ))
 }
 
-/// Resolves, reads (on the blocking pool) and stores a snapshot.
+/// Resolves, reads (on the blocking pool) and stores a snapshot. Unchanged bytes already
+/// in the store are not parsed again: the new snapshot shares the earlier one's content.
 pub async fn create_snapshot(
     state: &Arc<AppState>,
     reference: WorkspaceFileRef,
 ) -> Result<Created, Error> {
     let door = state.door.clone();
     let limits = state.config.office.clone();
-    let (root, read, office) = state
+    let state = state.clone();
+    state
+        .clone()
         .pool
         .run(move || {
             let (root, relative) = door.resolve(&reference)?;
             let read = door.read_in(&root, relative)?;
+            if let Some(content) = state.snapshots.shared_content(&root, &read) {
+                return Ok(state.snapshots.insert_shared(read, content));
+            }
             // Office files are parsed now, so a file that cannot be shown is refused at
-            // once with its reason instead of failing later in a view.
-            let office = crate::preview::office::parse(&read, &limits)?;
-            Ok((root, read, office))
+            // once with its reason instead of failing later in a view. What the model
+            // keeps on the heap is measured here and charged to the store.
+            let (office, heap) =
+                crate::preview::heap::measure(|| crate::preview::office::parse(&read, &limits));
+            Ok(state.snapshots.insert(root, read, office?, heap))
         })
-        .await?;
-    Ok(state.snapshots.insert(root, read, office))
+        .await
 }
 
 /// `POST /api/v1/stat`: size, kind and mtime without reading the bytes.

@@ -6,9 +6,11 @@
 pub mod activity;
 pub mod api;
 pub mod body;
+mod conn;
 pub mod diffs;
 pub mod guard;
 pub mod hosts;
+pub mod inflight;
 pub mod metrics;
 pub mod pool;
 pub mod response;
@@ -57,6 +59,8 @@ pub struct AppState {
     pub metrics: metrics::Metrics,
     /// The `Host` names and `Origin`s this server answers to.
     pub hosts: hosts::HostPolicy,
+    /// Budget of response bytes waiting for clients.
+    pub inflight: Arc<inflight::Inflight>,
 }
 
 impl std::fmt::Debug for dyn ArtifactStore {
@@ -144,6 +148,7 @@ impl AppState {
             shell_csp,
             started: Instant::now(),
             metrics: metrics::Metrics::default(),
+            inflight: inflight::Inflight::new(config.limits.inflight_bytes),
             config,
         })
     }
@@ -155,17 +160,63 @@ pub fn app(state: Arc<AppState>) -> Router {
 }
 
 /// Serves `state` on `listener` until `shutdown` resolves, then finishes in-flight requests.
+///
+/// The accept loop is previewd's own so that it can bound what one client holds: each
+/// client IP (loopback too; trusted proxies excepted, they speak for many) may keep
+/// `security.max_connections_per_client` connections open, and a connection past that gets
+/// one 429 `busy` answer and is closed. Every connection's socket is wrapped so that a
+/// client that takes nothing of a pending response for `limits.write_timeout_seconds` is
+/// dropped, which frees what its response held.
 pub async fn serve(
     listener: TcpListener,
     state: Arc<AppState>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
+    let router = app(state.clone());
+    let clients = conn::Clients::new(
+        state.config.security.max_connections_per_client,
+        state.config.security.trusted_proxies.clone(),
+    );
+    let write_timeout = match state.config.limits.write_timeout_seconds {
+        0 => None,
+        secs => Some(std::time::Duration::from_secs(secs)),
+    };
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of descriptors and the like: wait a moment rather than spin.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let io = hyper_util::rt::TokioIo::new(conn::TimedWrites::new(stream, write_timeout));
+        match clients.admit(peer.ip()) {
+            Some(slot) => {
+                let service = conn::service(router.clone(), peer);
+                let connection =
+                    hyper::server::conn::http1::Builder::new().serve_connection(io, service);
+                let watched = graceful.watch(connection);
+                tokio::spawn(async move {
+                    let _ = watched.await;
+                    drop(slot);
+                });
+            }
+            None => {
+                tokio::spawn(conn::refuse(io));
+            }
+        }
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
 
 /// Installs the SIGTERM handler now and returns a future that resolves on SIGTERM or

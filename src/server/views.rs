@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -63,12 +64,16 @@ async fn render_shell(
         static_prefix: "../../../static/".into(),
         html_scripts: state.config.preview.html_scripts,
         highlight_bytes: state.config.limits.highlight_bytes,
+        rendered_view_bytes: state.config.limits.rendered_view_bytes,
     };
     // Rendering (highlighting above all) is CPU work: off the async runtime.
+    let rendered = snapshot.clone();
     let page = state
         .pool
-        .run(move || Ok(shell::render(&snapshot, view, &options)))
+        .run(move || Ok(shell::render(&rendered, view, &options)))
         .await?;
+    // The view may have just been cached: charge the store for it.
+    state.snapshots.recharge(&snapshot);
     Ok(with_type(
         page,
         "text/html; charset=utf-8",
@@ -100,8 +105,11 @@ pub async fn raw(
         // reading and saving, never for running.
         _ => "text/plain; charset=utf-8",
     };
+    let body = state
+        .inflight
+        .body(axum::body::Bytes::from_owner(ArcBytes(bytes)))?;
     let mut response = with_type(
-        axum::body::Bytes::from_owner(ArcBytes(bytes)),
+        body,
         content_type,
         Some("sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"),
     );
@@ -268,7 +276,8 @@ fn runs_script(file_name: &str) -> bool {
     )
 }
 
-/// `/p/{id}/{token}/model.json`: the parsed model of an Office file.
+/// `/p/{id}/{token}/model.json`: the parsed model of an Office file, serialised once per
+/// snapshot content and kept (charged to the store).
 pub async fn model_json(
     State(state): State<Arc<AppState>>,
     Path((id, token)): Path<(String, String)>,
@@ -278,11 +287,29 @@ pub async fn model_json(
         .office
         .clone()
         .ok_or_else(|| Error::not_found("this file has no document model"))?;
-    let body = state.pool.run(move || model.to_json()).await?;
-    Ok(with_type(body, "application/json", None))
+    let body = match snapshot.rendered.model_json.get() {
+        Some(body) => body.clone(),
+        None => {
+            let json = state.pool.run(move || model.to_json()).await?;
+            let body = snapshot
+                .rendered
+                .model_json
+                .get_or_init(|| Bytes::from(json))
+                .clone();
+            state.snapshots.recharge(&snapshot);
+            body
+        }
+    };
+    Ok(with_type(
+        state.inflight.body(body)?,
+        "application/json",
+        None,
+    ))
 }
 
-/// `/p/{id}/{token}/media/{part}`: an image part of an Office file the document shows.
+/// `/p/{id}/{token}/media/{part}`: an image part of an Office file the document shows. A
+/// part is inflated once per snapshot content and kept (charged to the store); every
+/// response is a view of that copy.
 pub async fn media(
     State(state): State<Arc<AppState>>,
     Path((id, token, part)): Path<(String, String, String)>,
@@ -292,16 +319,36 @@ pub async fn media(
         .office
         .clone()
         .ok_or_else(|| Error::not_found("this file has no media"))?;
-    let limits = state.config.office.clone();
-    let (bytes, mime) = state
-        .pool
-        .run(move || {
-            let bytes = snapshot.read.bytes.as_deref().unwrap_or_default();
-            crate::preview::office::media(bytes, &model, &part, &limits)
-        })
-        .await?;
+    if !model.shows_media(&part) {
+        return Err(Error::not_found("no such media part"));
+    }
+    let bytes = match snapshot.rendered.media(&part) {
+        Some(bytes) => bytes,
+        None => {
+            let limits = state.config.office.clone();
+            let reader = snapshot.clone();
+            let name = part.clone();
+            let bytes = state
+                .pool
+                .run(move || {
+                    // Another request may have read it while this one waited for a worker.
+                    if let Some(bytes) = reader.rendered.media(&name) {
+                        return Ok(bytes);
+                    }
+                    let file = reader.read.bytes.as_deref().unwrap_or_default();
+                    let (data, _) = crate::preview::office::media(file, &model, &name, &limits)?;
+                    Ok(reader.rendered.keep_media(&name, Bytes::from(data)))
+                })
+                .await?;
+            state.snapshots.recharge(&snapshot);
+            bytes
+        }
+    };
+    let mime = crate::office::image::sniff_image(&bytes)
+        .map(|h| h.format.mime())
+        .unwrap_or("application/octet-stream");
     Ok(with_type(
-        bytes,
+        state.inflight.body(bytes)?,
         mime,
         Some("sandbox; default-src 'none'; style-src 'unsafe-inline'"),
     ))
