@@ -211,8 +211,10 @@ async fn snapshots_of_big_documents_stay_within_the_store_budget() {
     }
     let peak = peak_rss().saturating_sub(before);
     // The budget, plus one snapshot that may stay although it alone is over what is left,
-    // plus the one being parsed and rendered before the store can evict for it.
-    let bound = BUDGET + 2 * one + 16 * MIB;
+    // plus the one being parsed and rendered before the store can evict for it, plus room
+    // for what the allocator keeps of freed memory (its arenas vary from run to run: peaks
+    // of +144 and +195 MiB were seen for the same code; uncounted, it was +360).
+    let bound = BUDGET + 3 * one + 32 * MIB;
     println!(
         "{FILES} snapshots: peak +{} MiB (bound {} MiB), store {} MiB in {} snapshots",
         peak / MIB,
@@ -471,4 +473,39 @@ async fn a_view_over_the_rendered_cap_is_a_notice_that_says_so() {
     );
     // The raw file stays available, as the notice says.
     assert_eq!(s.get(&format!("/p/{id}/{token}/raw")).await.status(), 200);
+}
+
+/// Sibling assets of an HTML page are held until written too: stalled readers of one run
+/// into the same in-flight budget and get the JSON error, instead of each pinning a copy.
+#[tokio::test(flavor = "multi_thread")]
+async fn stalled_readers_of_a_page_asset_run_into_the_budget() {
+    let _one = MEASURING.lock().await;
+    // Larger than what loopback socket buffers absorb, so the body stays in previewd.
+    const ASSET: usize = 16 * MIB as usize;
+    let s = start(|c| c.limits.inflight_bytes = 32 * MIB).await;
+    s.write("site/index.html", "<!doctype html><img src=big.png>");
+    // Random bytes: nothing on the way compresses them.
+    let noise: Vec<u8> = (0..ASSET as u64)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    s.write("site/big.png", &noise);
+    let (id, token) = ids(&s.preview_ok("site/index.html").await);
+    let path = format!("/p/{id}/{token}/doc/site/big.png");
+    let mut streams = Vec::new();
+    for _ in 0..12 {
+        streams.push(stalled_get(&s, &path).await);
+    }
+    let mut refused = 0;
+    for stream in &mut streams {
+        let mut head = [0u8; 12];
+        stream.peek(&mut head).await.unwrap();
+        if &head[9..12] == b"429" {
+            let (_, body) = read_response(stream).await;
+            let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(json["error"]["code"], "busy", "{body}");
+            refused += 1;
+        }
+    }
+    // 12 × 16 MiB held at once is six times the 32 MiB budget.
+    assert!(refused > 0, "no reader of the asset was refused");
 }

@@ -188,6 +188,9 @@ pub async fn document(
         "image/svg+xml" => document::svg_type(fetch_dest(&headers)),
         kind => kind,
     };
+    // A sibling asset (up to `limits.asset_bytes`) is held until the client has read it:
+    // it counts against the in-flight budget like every other large body.
+    let body = state.inflight.body(axum::body::Bytes::from(body))?;
     let mut response = with_type(body, kind, Some(doc_csp(scripts)));
     let response_headers = response.headers_mut();
     response_headers.append(
