@@ -95,6 +95,7 @@ class Stats:
         self.errors = {}
         self.health = []
         self.started = time.time()
+        self.inflight = {}  # request -> (kind, start), for the stall watchdog
         self.timeouts = []  # seconds into the run, to tell a stall from a trickle
 
     def add(self, kind, status):
@@ -117,6 +118,16 @@ class Client:
         self.deadline = deadline
 
     def request(self, kind, method, path, body=None, headers=None, read=True):
+        key = object()
+        with self.stats.lock:
+            self.stats.inflight[key] = (kind, time.time())
+        try:
+            return self._request(kind, method, path, body, headers, read)
+        finally:
+            with self.stats.lock:
+                del self.stats.inflight[key]
+
+    def _request(self, kind, method, path, body, headers, read):
         headers = dict(headers or {})
         if body is not None and not isinstance(body, bytes):
             body = json.dumps(body).encode()
@@ -327,6 +338,9 @@ def main():
     ap.add_argument("--bin", default=os.path.join(REPO, "target/release/previewd"))
     ap.add_argument("--max-rss-mib", type=float, default=1024)
     ap.add_argument("--settle-seconds", type=float, default=20)
+    ap.add_argument("--stall-dumps", type=int, default=0,
+                    help="record up to N thread dumps (gdb) and socket states when a probe stalls")
+    ap.add_argument("--stall-dir", default=".")
     args = ap.parse_args()
 
     tmp = tempfile.mkdtemp(prefix="previewd-soak-")
@@ -367,7 +381,34 @@ def main():
                 return
             time.sleep(1)
 
+    def watchdog():
+        """On a /healthz probe in flight for 5 s, records what the server and its sockets do."""
+        dumps = 0
+        while not stop.is_set() and dumps < args.stall_dumps:
+            time.sleep(0.5)
+            with stats.lock:
+                stuck = [(k, time.time() - t0) for k, t0 in stats.inflight.values()
+                         if time.time() - t0 > 5]
+            if not any(k == "health" for k, _ in stuck):
+                continue
+            dumps += 1
+            out = os.path.join(args.stall_dir, f"stall-{dumps}.txt")
+            with open(out, "w") as f:
+                f.write(f"t={time.time() - stats.started:.0f}s stuck={sorted(stuck)}\n")
+                f.flush()
+                for cmd in (["ss", "-tlnp", f"sport = :{port}"],
+                            ["ss", "-tn", "state", "all", f"sport = :{port}"],
+                            ["gdb", "-batch", "-p", str(server.pid), "-ex",
+                             "thread apply all bt"]):
+                    f.write(f"$ {' '.join(cmd)}\n")
+                    f.flush()
+                    subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=120)
+            print(f"stall recorded in {out}", file=sys.stderr)
+            time.sleep(10)
+
     threads = [threading.Thread(target=monitor, daemon=True)]
+    if args.stall_dumps:
+        threads.append(threading.Thread(target=watchdog, daemon=True))
     for _ in range(3):
         threads.append(threading.Thread(target=snapshot_worker, args=(c, root, files)))
     threads.append(threading.Thread(target=diff_worker, args=(c, 15)))
@@ -379,8 +420,9 @@ def main():
     threads.append(threading.Thread(target=health_probe, args=(c, stats)))
     for t in threads:
         t.start()
-    for t in threads[1:]:
-        t.join()
+    for t in threads:
+        if not t.daemon:
+            t.join()
     # Let write timeouts, idle browsers and expiries settle before the leak check.
     time.sleep(args.settle_seconds)
     end = {"fds": fd_count(server.pid), "children": len(descendants(server.pid)),
