@@ -356,6 +356,14 @@ def main():
     server = subprocess.Popen([args.bin, "serve", "--workspace", root,
                                "--listen", f"127.0.0.1:{port}"],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log_lines = [0]
+
+    def drain_log():
+        # An operator's log reader keeps reading; previewd must not depend on it either
+        # (tests/cli.rs stops reading and checks the service still answers).
+        for _ in server.stderr:
+            log_lines[0] += 1
+
     stats = Stats()
     c = Client(port, stats, time.time() + 60)
     stats.started = time.time()
@@ -365,6 +373,7 @@ def main():
         time.sleep(0.1)
     else:
         sys.exit("previewd did not start: " + server.stderr.read(4096).decode("utf-8", "replace"))
+    threading.Thread(target=drain_log, daemon=True).start()
     start = {"fds": fd_count(server.pid), "children": len(descendants(server.pid)),
              **proc_status(server.pid)}
     c.deadline = time.time() + args.minutes * 60
@@ -457,6 +466,7 @@ def main():
         "client_timeouts_at_s": stats.timeouts[:50],
         "server_5xx_other_than_503": server_errors,
         "exit_code": server.returncode,
+        "log_lines": log_lines[0],
     }
     failures = []
     if peak_rss > args.max_rss_mib:

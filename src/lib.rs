@@ -19,6 +19,7 @@ pub mod diff;
 pub mod error;
 pub mod export;
 pub mod highlight;
+pub mod logging;
 pub mod markup;
 pub mod office;
 pub mod preview;

@@ -1,7 +1,6 @@
 //! The `previewd` command line: `serve` runs the HTTP service; `preview`, `diff` and
 //! `activity` do the same work on local files without a server.
 
-use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -278,7 +277,8 @@ fn finish(result: Result<Vec<u8>, String>, output: Option<&Path>) -> ExitCode {
 }
 
 fn run_serve(args: ServeArgs) -> ExitCode {
-    init_logging(args.log_json);
+    // Held to the end of serving: dropping it flushes the queued log lines.
+    let _log = previewd::logging::init(args.log_json);
     let mut config = match Config::load(args.config.as_deref(), std::env::vars()) {
         Ok(c) => c,
         Err(e) => {
@@ -345,19 +345,4 @@ fn run_serve(args: ServeArgs) -> ExitCode {
             }
         }
     })
-}
-
-fn init_logging(json: bool) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("PREVIEWD_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    // Colour only on a terminal: a log file or a pipe gets plain text.
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr);
-    if json {
-        builder.json().init();
-    } else {
-        builder.init();
-    }
 }

@@ -196,31 +196,45 @@ fn diff_shows_a_latin1_patch_lossily_and_marks_it() {
     );
 }
 
-#[test]
-fn serve_shuts_down_gracefully_on_sigterm() {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("a.txt"), "hello").unwrap();
+/// A `previewd serve` child on a free port with its log on a pipe, and the address its
+/// start-up log line announced.
+struct Served {
+    child: std::process::Child,
+    stderr: std::io::BufReader<std::process::ChildStderr>,
+    addr: String,
+    /// The log line that announced the address.
+    announced: String,
+}
+
+impl Drop for Served {
+    /// A failed test must not leave a server behind (it would hold the test's stdout).
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(dir: &std::path::Path, log: &str) -> Served {
+    use std::io::BufRead;
     let mut child = Command::new(env!("CARGO_BIN_EXE_previewd"))
         .args([
             "serve",
             "--workspace",
-            dir.path().to_str().unwrap(),
+            dir.to_str().unwrap(),
             "--listen",
             "127.0.0.1:0",
         ])
-        .env("PREVIEWD_LOG", "info")
+        .env("PREVIEWD_LOG", log)
         .env(
             "PREVIEWD_DIFFS__DATA_DIR",
-            dir.path().join("diffs").to_str().unwrap(),
+            dir.join("diffs").to_str().unwrap(),
         )
         .env_remove("PREVIEWD_CONFIG")
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     // The log line announcing the listener carries the bound address.
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut addr = None;
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
     while stderr.read_line(&mut line).unwrap() > 0 {
         if let Some(i) = line.find("http://127.0.0.1:") {
@@ -228,38 +242,87 @@ fn serve_shuts_down_gracefully_on_sigterm() {
             let end = rest
                 .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ':'))
                 .unwrap_or(rest.len());
-            addr = Some(rest[..end].to_string());
-            break;
+            let addr = rest[..end].to_string();
+            return Served {
+                child,
+                stderr,
+                addr,
+                announced: line,
+            };
         }
         line.clear();
     }
-    let addr = addr.unwrap_or_else(|| {
-        panic!(
-            "the server did not announce its address (exit: {:?})",
-            child.wait()
-        )
-    });
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    stream
-        .write_all(
-            format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")
-                .as_bytes(),
-        )
-        .unwrap();
+    panic!(
+        "the server did not announce its address (exit: {:?})",
+        child.wait()
+    )
+}
+
+/// One request on its own connection; the raw answer. The read timeout is a liveness
+/// bound (an answer must come at all), not a speed assertion.
+fn raw_request(addr: &str, host: &str, path: &str) -> std::io::Result<String> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(20)))?;
+    stream.write_all(
+        format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").as_bytes(),
+    )?;
     let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
+    stream.read_to_string(&mut answer)?;
+    Ok(answer)
+}
+
+#[test]
+fn a_log_reader_that_stops_reading_does_not_stall_the_service() {
+    // The soak found every request stalled once the process reading previewd's log
+    // stopped reading: log lines were written to stderr on the async threads, and a full
+    // pipe blocked them all. Here nobody reads the log after start-up, and every refused
+    // request logs a debug line: far more than a pipe holds.
+    let dir = tempfile::tempdir().unwrap();
+    let served = serve(dir.path(), "debug");
+    for i in 0..6_000 {
+        let answer = raw_request(&served.addr, "attacker.example", "/healthz")
+            .unwrap_or_else(|e| panic!("request {i} got no answer: {e}"));
+        assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    }
+    let answer = raw_request(&served.addr, &served.addr, "/metrics").unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let dropped: u64 = answer
+        .lines()
+        .find_map(|l| l.strip_prefix("previewd_log_lines_dropped_total "))
+        .expect("the metrics count dropped log lines")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        dropped > 0,
+        "no log line was dropped, so the pipe never filled"
+    );
+}
+
+#[test]
+fn serve_shuts_down_gracefully_on_sigterm() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "hello").unwrap();
+    let mut served = serve(dir.path(), "info");
+    let answer = raw_request(&served.addr, &served.addr, "/healthz").unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     // SAFETY: sending a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
-    let status = child.wait().unwrap();
+    assert_eq!(
+        unsafe { libc::kill(served.child.id() as i32, libc::SIGTERM) },
+        0
+    );
+    let status = served.child.wait().unwrap();
     assert!(status.success(), "exit status {status:?}");
     let mut rest = String::new();
-    stderr.read_to_string(&mut rest).unwrap();
+    served.stderr.read_to_string(&mut rest).unwrap();
     assert!(rest.contains("shutting down"), "{rest}");
+    let announced = &served.announced;
     // Logs to a pipe (or a file) carry no terminal colour codes.
     assert!(
-        !line.contains('\x1b') && !rest.contains('\x1b'),
-        "colour escapes in a piped log: {line:?}"
+        !announced.contains('\x1b') && !rest.contains('\x1b'),
+        "colour escapes in a piped log: {announced:?}"
     );
 }
 

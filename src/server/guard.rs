@@ -251,7 +251,9 @@ pub async fn web(State(state): State<Arc<AppState>>, req: Request, next: Next) -
         .and_then(|v| v.to_str().ok())
         .or_else(|| req.uri().authority().map(|a| a.as_str()));
     if !host.is_some_and(|h| state.hosts.allows_host(h)) {
-        tracing::warn!(host = ?host.map(|h| h.chars().take(100).collect::<String>()), "refused: host not allowed");
+        // Debug, not warn: any web page can send these, and a log line per refusal is a
+        // lever on the log.
+        tracing::debug!(host = ?host.map(|h| h.chars().take(100).collect::<String>()), "refused: host not allowed");
         return Error::ForbiddenHost.into_response();
     }
     let path = req.uri().path();

@@ -103,6 +103,12 @@ pub fn render(state: &AppState) -> String {
         );
     }
     page.one(
+        "log_lines_dropped_total",
+        "counter",
+        "Log lines dropped because the reader of the log did not keep up.",
+        crate::logging::dropped_lines(),
+    );
+    page.one(
         "snapshots",
         "gauge",
         "Live preview snapshots.",
