@@ -352,7 +352,7 @@ def main():
     port = port_sock.getsockname()[1]
     port_sock.close()
     env = dict(os.environ, PREVIEWD_DIFFS__DATA_DIR=os.path.join(tmp, "diffs"),
-               PREVIEWD_LOG="warn")
+               PREVIEWD_LOG="info")
     server = subprocess.Popen([args.bin, "serve", "--workspace", root,
                                "--listen", f"127.0.0.1:{port}"],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
