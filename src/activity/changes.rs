@@ -25,12 +25,24 @@ pub fn changes_model(changes: &[PathChanges]) -> DiffModel {
                     if matches!(diff, DisplayDiff::Fragments { .. }) {
                         label.push_str(" (separate edits)");
                     }
+                    // Changed, then deleted in the same turn: the rows show what the turn
+                    // wrote, the badge that the file is gone at the turn's end.
+                    if action == FileAction::Deleted {
+                        label.push_str(if diff.old_text().is_empty() {
+                            " (written, then deleted)"
+                        } else {
+                            " (changed, then deleted)"
+                        });
+                    }
                     let mut model = diff_texts(Some(&label), diff.old_text(), diff.new_text());
                     match model.files.pop() {
                         Some(mut file) => {
                             if action == FileAction::Created && diff.old_text().is_empty() {
                                 file.status = FileStatus::Added;
                                 file.old_path = None;
+                            } else if action == FileAction::Deleted {
+                                file.status = FileStatus::Deleted;
+                                file.new_path = None;
                             }
                             file
                         }
@@ -46,11 +58,13 @@ pub fn changes_model(changes: &[PathChanges]) -> DiffModel {
     DiffModel { files }
 }
 
+/// A deletion the tool calls did not give the text of: what it removed is unknown.
 fn deleted(label: String) -> FileDiff {
     FileDiff {
         old_path: Some(label),
         new_path: None,
         status: FileStatus::Deleted,
+        text_unknown: true,
         ..empty()
     }
 }
@@ -66,6 +80,7 @@ fn no_text(label: String, action: FileAction) -> FileDiff {
         old_path: (action != FileAction::Created).then(|| label.clone()),
         new_path: (action != FileAction::Deleted).then_some(label),
         status,
+        text_unknown: true,
         ..empty()
     }
 }
@@ -84,6 +99,7 @@ fn empty() -> FileDiff {
         hunks: Vec::new(),
         full_text_known: false,
         full_text: None,
+        text_unknown: false,
     }
 }
 
@@ -155,6 +171,78 @@ mod tests {
         );
         assert_eq!(model.files[0].additions, 2);
         assert_eq!((model.files[2].additions, model.files[2].deletions), (2, 2));
+    }
+
+    fn page(model: &DiffModel) -> String {
+        let options = crate::diff::view::ViewOptions::from_defaults(
+            &crate::diff::options::DiffDefaults::default(),
+            "Changes",
+        );
+        crate::diff::view::render(model, &options)
+    }
+
+    #[test]
+    fn a_file_written_then_deleted_in_one_turn_is_shown_deleted() {
+        let changes = vec![PathChanges {
+            relative_path: "tmp.txt".into(),
+            deleted: true,
+            turns: vec![turn(
+                "t1",
+                FileAction::Deleted,
+                Some(DisplayDiff::Composed {
+                    old_text: String::new(),
+                    new_text: "scratch\n".into(),
+                }),
+            )],
+        }];
+        let model = changes_model(&changes);
+        let file = &model.files[0];
+        assert_eq!(file.status, FileStatus::Deleted);
+        assert_eq!(
+            file.old_path.as_deref(),
+            Some("tmp.txt · turn t1 (written, then deleted)")
+        );
+        assert_eq!(file.new_path, None);
+        let html = page(&model);
+        assert!(html.contains("class=\"badge deleted\""), "{html}");
+        assert!(!html.contains("class=\"badge added\""), "{html}");
+    }
+
+    #[test]
+    fn changes_without_text_show_no_invented_counts() {
+        // Path-only records: the activity contract gives their counts as unavailable.
+        let changes = vec![
+            PathChanges {
+                relative_path: "new.bin".into(),
+                deleted: false,
+                turns: vec![turn("t1", FileAction::Created, None)],
+            },
+            PathChanges {
+                relative_path: "old.txt".into(),
+                deleted: true,
+                turns: vec![turn("t1", FileAction::Deleted, None)],
+            },
+            PathChanges {
+                relative_path: "m.txt".into(),
+                deleted: false,
+                turns: vec![turn("t1", FileAction::Modified, None)],
+            },
+        ];
+        let model = changes_model(&changes);
+        assert!(model.files.iter().all(|f| f.text_unknown));
+        let html = page(&model);
+        for invented in [
+            "+0",
+            "-0",
+            "Empty file added.",
+            "Empty file deleted.",
+            "No content changes.",
+        ] {
+            assert!(!html.contains(invented), "{invented:?} in {html}");
+        }
+        assert_eq!(html.matches("no line counts").count(), 6, "{html}");
+        assert!(html.contains("3 without line counts"), "{html}");
+        assert!(html.contains("File deleted; the tool call did not state its text."));
     }
 
     #[test]

@@ -68,6 +68,10 @@ pub struct FileDiff {
     /// The unchanged text needed to expand gaps; present exactly when `full_text_known`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub full_text: Option<FullText>,
+    /// Whether the change's text is unknown (an agent's path-only write or delete): then
+    /// `additions` and `deletions` are unavailable, not zero, and views must say so.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub text_unknown: bool,
 }
 
 /// The text behind a before/after diff, kept so gaps between hunks can be expanded.

@@ -98,6 +98,7 @@ pub fn diff_texts(path: Option<&str>, before: &str, after: &str) -> DiffModel {
             deletions,
             hunks,
             full_text_known: true,
+            text_unknown: false,
             full_text: Some(full_text),
         }],
     }

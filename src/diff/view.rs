@@ -328,12 +328,23 @@ fn stats_html(model: &DiffModel) -> String {
     if n > 1 {
         let _ = write!(out, "<span class=\"files-count\">{n} files changed</span>");
     }
-    let _ = write!(
-        out,
-        "<span class=\"plus\">+{}</span><span class=\"minus\">-{}</span></span>",
-        model.additions(),
-        model.deletions()
-    );
+    // Totals over the files whose counts are known; none when no file's are.
+    let unknown = model.files.iter().filter(|f| f.text_unknown).count();
+    if unknown < n || n == 0 {
+        let _ = write!(
+            out,
+            "<span class=\"plus\">+{}</span><span class=\"minus\">-{}</span>",
+            model.additions(),
+            model.deletions()
+        );
+    }
+    if unknown > 0 {
+        let _ = write!(
+            out,
+            "<span class=\"files-count\" title=\"{UNKNOWN_COUNTS}\">{unknown} without line counts</span>"
+        );
+    }
+    out.push_str("</span>");
     out
 }
 
@@ -476,21 +487,47 @@ fn summary(out: &mut String, files: &[Prepared]) {
         let f = p.file;
         let _ = write!(
             out,
-            "<li><a href=\"#file-{n}\"><span class=\"s-path\">{path}</span></a>{badges}<span class=\"counts\"><span class=\"plus\">+{a}</span><span class=\"minus\">-{d}</span>{blocks}</span></li>",
+            "<li><a href=\"#file-{n}\"><span class=\"s-path\">{path}</span></a>{badges}{counts}</li>",
             n = p.number,
             path = path_html(f, "(unnamed)"),
             badges = badges(f),
-            a = f.additions,
-            d = f.deletions,
-            blocks = diffstat_blocks(f.additions, f.deletions),
+            counts = counts_html(f, true),
         );
     }
     out.push_str("</ol></nav>");
 }
 
+/// A file's `+N -M` (with the diffstat blocks in the summary), or, when its text is
+/// unknown, a mark that says the counts are unavailable: never invented zeroes.
+fn counts_html(file: &FileDiff, blocks: bool) -> String {
+    if file.text_unknown {
+        return format!(
+            "<span class=\"counts unknown\" title=\"{UNKNOWN_COUNTS}\">no line counts</span>"
+        );
+    }
+    format!(
+        "<span class=\"counts\"><span class=\"plus\">+{}</span><span class=\"minus\">-{}</span>{}</span>",
+        file.additions,
+        file.deletions,
+        if blocks {
+            diffstat_blocks(file.additions, file.deletions)
+        } else {
+            String::new()
+        }
+    )
+}
+
+const UNKNOWN_COUNTS: &str = "The tool call did not state the text, so line counts are unavailable";
+
 /// A file body with no rows: say why instead of showing an empty table.
 fn empty_note(file: &FileDiff) -> &'static str {
-    if file.is_binary || file.status == FileStatus::Binary {
+    if file.text_unknown {
+        match file.status {
+            FileStatus::Added => "File written; the tool call did not state its text.",
+            FileStatus::Deleted => "File deleted; the tool call did not state its text.",
+            _ => "File changed; the tool call did not state the change.",
+        }
+    } else if file.is_binary || file.status == FileStatus::Binary {
         "Binary file not shown."
     } else if file.status == FileStatus::ModeChanged
         || (file.old_mode.is_some() && file.old_mode != file.new_mode)
@@ -540,11 +577,7 @@ fn file_section(
     if p.crlf_only {
         out.push_str("<span class=\"lang\" title=\"Lines end in CR LF\">CRLF</span>");
     }
-    let _ = write!(
-        out,
-        "<span class=\"counts\"><span class=\"plus\">+{}</span><span class=\"minus\">-{}</span></span></summary>",
-        f.additions, f.deletions
-    );
+    let _ = write!(out, "{}</summary>", counts_html(f, false));
     if !p.has_rows() {
         let _ = write!(
             out,

@@ -252,6 +252,7 @@ impl FileBuilder {
             hunks,
             full_text_known: false,
             full_text: None,
+            text_unknown: false,
         })
     }
 }
