@@ -3,7 +3,8 @@
 #
 # On a fresh Debian machine it first installs what the tests need: Debian's Chromium for
 # the real-browser tests and the export, poppler-utils (pdfinfo, pdftotext) to check the
-# exported PDFs, Carlito for the PPTX text-layout test and DejaVu Math for equations. Then: formatting, lints, and every test (unit, HTTP over a real
+# exported PDFs, Carlito for the PPTX text-layout test, DejaVu Math for equations, and schemathesis
+# (in a venv) for the OpenAPI contract test. Then: formatting, lints, and every test (unit, HTTP over a real
 # listener, real symlinks and FIFOs, the Office corpus, real Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,12 +17,27 @@ command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 fc-list 2>/dev/null | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
 # A font with an OpenType MATH table, for the DOCX equation layout test.
 fc-list 2>/dev/null | grep -qi 'DejaVu Math' || need_apt+=(fonts-dejavu-extra)
+# systemd-analyze, to verify the packaged systemd unit.
+command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
+# Python with venv, for the schemathesis contract test of the OpenAPI description.
+command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+fi
+
+# schemathesis (pinned) in a venv of its own inside target/: Debian's Python refuses
+# system-wide pip installs, and the suite must not depend on what else is installed.
+if ! command -v schemathesis >/dev/null 2>&1; then
+  venv=target/schemathesis-venv
+  [ -x "$venv/bin/schemathesis" ] || {
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check schemathesis==4.32.5
+  }
+  export PATH="$PWD/$venv/bin:$PATH"
 fi
 
 cargo fmt --all -- --check

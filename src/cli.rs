@@ -273,9 +273,39 @@ pub async fn diff_file(
 
 /// Projects a session's tool calls (the `POST /api/v1/activity` input) to its file
 /// activity.
-pub fn activity(input: &[u8]) -> Result<Vec<u8>, Error> {
-    let input: crate::activity::SessionInput = serde_json::from_slice(input)
-        .map_err(|e| Error::InvalidRequest(format!("the input is not a session: {e}")))?;
+/// The bases of a recorded timeline, which (unlike a session document) does not name them.
+#[derive(Debug, Clone, Default)]
+pub struct TimelineBases {
+    /// `--workspace-root`.
+    pub workspace_root: Option<String>,
+    /// `--cwd`.
+    pub execution_cwd: Option<String>,
+}
+
+/// Projects a session document, or a recorded ACP timeline (JSON Lines or a JSON array)
+/// with `bases`, to file activity JSON.
+pub fn activity(input: &[u8], bases: &TimelineBases) -> Result<Vec<u8>, Error> {
+    let input: crate::activity::SessionInput = match crate::activity::timeline::parse_entries(input)
+    {
+        Some(entries) => {
+            let cwd = bases.execution_cwd.clone();
+            let root = bases.workspace_root.clone().ok_or_else(|| {
+                Error::InvalidRequest("a timeline names no workspace: pass --workspace-root".into())
+            })?;
+            crate::activity::SessionInput {
+                execution_cwd: cwd.or_else(|| {
+                    crate::activity::timeline::group(&entries)
+                        .cwd
+                        .or_else(|| Some(root.clone()))
+                }),
+                workspace_root: Some(root),
+                turns: Vec::new(),
+                timeline: Some(entries),
+            }
+        }
+        None => serde_json::from_slice(input)
+            .map_err(|e| Error::InvalidRequest(format!("the input is not a session: {e}")))?,
+    };
     let projection = crate::activity::project_session(&input)
         .map_err(|e| Error::InvalidReference(e.message()))?;
     to_json(&projection)

@@ -208,8 +208,40 @@ pub struct ErrorDetail {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// One error of every variant.
+    pub(crate) fn examples() -> Vec<Error> {
+        vec![
+            Error::InvalidReference(String::new()),
+            Error::InvalidRequest(String::new()),
+            Error::UnknownWorkspace,
+            Error::OutsideWorkspace,
+            Error::HardLinked,
+            Error::NotFound(String::new()),
+            Error::NotAFile(String::new()),
+            Error::PermissionDenied,
+            Error::TooLarge { size: 0, limit: 0 },
+            Error::Unsupported(String::new()),
+            Error::Corrupt(String::new()),
+            Error::Unauthorized,
+            Error::ForbiddenHost,
+            Error::CrossSite(String::new()),
+            Error::UnsupportedMediaType,
+            Error::RequestTooLarge { limit: 0 },
+            Error::MethodNotAllowed,
+            Error::Busy {
+                reason: String::new(),
+                retry_after: None,
+            },
+            Error::ImageTooLarge,
+            Error::BrowserUnavailable(String::new()),
+            Error::StorageFull(String::new()),
+            Error::Timeout(0),
+            Error::Internal,
+        ]
+    }
 
     #[test]
     fn too_large_body_carries_size_and_limit() {
@@ -236,33 +268,11 @@ mod tests {
 
     #[test]
     fn codes_are_distinct() {
-        let all = [
-            Error::InvalidReference(String::new()),
-            Error::InvalidRequest(String::new()),
-            Error::UnknownWorkspace,
-            Error::OutsideWorkspace,
-            Error::NotFound(String::new()),
-            Error::NotAFile(String::new()),
-            Error::PermissionDenied,
-            Error::TooLarge { size: 0, limit: 0 },
-            Error::Unsupported(String::new()),
-            Error::Corrupt(String::new()),
-            Error::Unauthorized,
-            Error::ForbiddenHost,
-            Error::CrossSite(String::new()),
-            Error::UnsupportedMediaType,
-            Error::RequestTooLarge { limit: 0 },
-            Error::MethodNotAllowed,
-            Error::Busy {
-                reason: String::new(),
-                retry_after: None,
-            },
-            Error::ImageTooLarge,
-            Error::BrowserUnavailable(String::new()),
-            Error::StorageFull(String::new()),
-            Error::Timeout(0),
-            Error::Internal,
-        ];
+        // Every variant but the one deliberate alias below.
+        let all: Vec<Error> = examples()
+            .into_iter()
+            .filter(|e| !matches!(e, Error::HardLinked))
+            .collect();
         let mut codes: Vec<_> = all.iter().map(Error::code).collect();
         codes.sort_unstable();
         codes.dedup();

@@ -113,8 +113,16 @@ struct DiffArgs {
 
 #[derive(clap::Args)]
 struct ActivityArgs {
-    /// The session: {workspaceRoot, executionCwd, turns: [{turnId, toolCalls: [...]}]}.
+    /// The session: {workspaceRoot, executionCwd, turns: [{turnId, toolCalls: [...]}]}, or
+    /// a recorded ACP timeline (JSON Lines or a JSON array of `session/update` messages).
     input: PathBuf,
+    /// The workspace root, for a timeline (a session document names its own).
+    #[arg(long)]
+    workspace_root: Option<String>,
+    /// The ACP working directory, for a timeline; default: the timeline's `session/new`
+    /// `cwd`, else the workspace root.
+    #[arg(long)]
+    cwd: Option<String>,
     /// Write here instead of standard output.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
@@ -209,8 +217,12 @@ fn main() -> ExitCode {
             finish(Ok(text.into_bytes()), None)
         }
         Command::Activity(args) => {
-            let result =
-                read_input(&args.input).and_then(|bytes| cli::activity(&bytes).map_err(refused));
+            let bases = cli::TimelineBases {
+                workspace_root: args.workspace_root,
+                execution_cwd: args.cwd,
+            };
+            let result = read_input(&args.input)
+                .and_then(|bytes| cli::activity(&bytes, &bases).map_err(refused));
             finish(result, args.output.as_deref())
         }
     }

@@ -204,3 +204,75 @@ async fn the_changes_view_shows_each_file_with_its_turns_in_order() {
         .contains("This session has no file changes."));
     browser.close().await;
 }
+
+/// `session(root)` as the raw ACP timeline a client records: prompts, agent chunks, each
+/// call announced pending and completed by updates; the cwd comes from `session/new`.
+fn timeline(root: &str) -> Value {
+    let grouped = session(root);
+    let update = |u: Value| json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": u}});
+    let mut entries = vec![
+        json!({"jsonrpc": "2.0", "id": 0, "method": "session/new", "params": {"cwd": grouped["executionCwd"]}}),
+    ];
+    for turn in grouped["turns"].as_array().unwrap() {
+        entries.push(update(json!({"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "go"}})));
+        for call in turn["toolCalls"].as_array().unwrap() {
+            entries.push(update(json!({"sessionUpdate": "tool_call", "toolCallId": call["toolCallId"], "title": call["title"], "status": "pending", "rawInput": call["rawInput"]})));
+            entries.push(update(json!({"sessionUpdate": "tool_call_update", "toolCallId": call["toolCallId"], "status": call["status"]})));
+        }
+        entries.push(update(json!({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "done"}})));
+    }
+    json!({"workspaceRoot": root, "timeline": entries})
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_raw_acp_timeline_projects_like_its_grouped_turns() {
+    let s = start(|_| {}).await;
+    let root = s.root_str();
+    let grouped: Value = s
+        .post_json("/api/v1/activity", &session(&root))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let r = s.post_json("/api/v1/activity", &timeline(&root)).await;
+    assert_eq!(r.status(), 200);
+    let raw: Value = r.json().await.unwrap();
+    // The same records, with the timeline's own turn ids.
+    let text = raw
+        .to_string()
+        .replace("\"turn-1\"", "\"t1\"")
+        .replace("\"turn-2\"", "\"t2\"");
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), grouped);
+    assert!(!grouped["activities"].as_array().unwrap().is_empty());
+
+    // Both forms at once are refused.
+    let mut both = timeline(&root);
+    both["turns"] = session(&root)["turns"].clone();
+    let r = s.post_json("/api/v1/activity", &both).await;
+    assert_eq!(r.status(), 400);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "invalid_reference");
+    assert_eq!(
+        body["error"]["message"],
+        "Provide turns or timeline, not both."
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_incomplete_timeline_infers_nothing() {
+    let s = start(|_| {}).await;
+    let root = s.root_str();
+    let body = json!({"workspaceRoot": root, "executionCwd": root, "timeline": [
+        {"sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "write a.md"}},
+        {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "I wrote a.md"}},
+        // The announcement was lost: the update alone names a write, and counts for nothing.
+        {"sessionUpdate": "tool_call_update", "toolCallId": "c1", "title": "write: a.md", "status": "completed", "rawInput": {"path": "a.md", "content": "x"}},
+        // Announced but never completed.
+        {"sessionUpdate": "tool_call", "toolCallId": "c2", "title": "write: b.md", "status": "in_progress", "rawInput": {"path": "b.md", "content": "y"}}
+    ]});
+    let r = s.post_json("/api/v1/activity", &body).await;
+    assert_eq!(r.status(), 200);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["activities"], json!([]));
+    assert_eq!(v["changes"], json!([]));
+}

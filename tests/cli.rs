@@ -100,6 +100,52 @@ fn diff_renders_patches_and_file_pairs() {
 }
 
 #[test]
+fn activity_reads_a_recorded_acp_timeline() {
+    let timeline = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/samples/timeline.jsonl"
+    );
+    let (code, _, err) = previewd(&["activity", timeline]);
+    assert_eq!(code, 1, "a timeline names no workspace");
+    assert!(err.contains("--workspace-root"), "{err}");
+    let (code, out, err) = previewd(&[
+        "activity",
+        timeline,
+        "--workspace-root",
+        "/home/agent/project",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let files: Vec<(String, String, String)> = v["activities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["turnId"].as_str().unwrap().to_string(),
+                a["relativePath"].as_str().unwrap().to_string(),
+                a["action"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    // session.json's calls, turn by turn; the failed edit and the never-announced
+    // update count for nothing.
+    assert!(
+        files.iter().all(|(_, path, _)| path != "demo/ghost.md"),
+        "{files:?}"
+    );
+    assert!(files.contains(&("turn-1".into(), "demo/notes.md".into(), "created".into())));
+    assert!(
+        files.iter().any(|(turn, _, _)| turn == "turn-2"),
+        "{files:?}"
+    );
+    assert!(
+        files.iter().all(|(_, path, _)| path != "demo/style.css"),
+        "{files:?}"
+    );
+}
+
+#[test]
 fn activity_prints_the_projection() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("session.json");

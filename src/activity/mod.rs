@@ -25,6 +25,7 @@ pub mod paths;
 pub mod project;
 pub mod records;
 pub mod session;
+pub mod timeline;
 
 pub use aggregate::{FileSummary, PathChanges, TurnChange, TurnFiles, TurnPathEntry};
 pub use display_diff::DisplayDiff;

@@ -30,6 +30,11 @@ pub struct SessionInput {
     /// The turns in display order (an assistant turn may hold tool calls only).
     #[serde(default)]
     pub turns: Vec<TurnInput>,
+    /// Or, instead of `turns`, the raw ACP timeline the client recorded (`session/update`
+    /// notifications and the client's session requests), grouped here as the display
+    /// groups it (see [`super::timeline`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<Vec<Value>>,
 }
 
 /// One display turn and its tool calls in order.
@@ -91,6 +96,8 @@ pub enum ActivityError {
     MissingExecutionCwd,
     /// The bases were given but cannot be used.
     InvalidBase(BaseError),
+    /// Both `turns` and `timeline` were given.
+    TurnsAndTimeline,
 }
 
 impl ActivityError {
@@ -115,6 +122,7 @@ impl fmt::Display for ActivityError {
                 f.write_str("executionCwd is required to project file activity")
             }
             ActivityError::InvalidBase(base) => base.fmt(f),
+            ActivityError::TurnsAndTimeline => f.write_str("Provide turns or timeline, not both."),
         }
     }
 }
@@ -154,9 +162,33 @@ pub fn aggregate_session(activities: Vec<FileActivity>) -> SessionActivity {
 
 /// Projects a session: records, per-turn file cards and the Changes view. Fails only when
 /// the workspace bases are missing or unusable; bad tool calls just yield nothing.
+///
+/// A `timeline` is grouped into turns first; its `session/new` working directory stands in
+/// for a missing `executionCwd`.
 pub fn project_session(input: &SessionInput) -> Result<SessionActivity, ActivityError> {
-    let paths = session_paths(input)?;
-    Ok(aggregate_session(project_tool_calls(&paths, &input.turns)))
+    let Some(timeline) = &input.timeline else {
+        let paths = session_paths(input)?;
+        return Ok(aggregate_session(project_tool_calls(&paths, &input.turns)));
+    };
+    if !input.turns.is_empty() {
+        return Err(ActivityError::TurnsAndTimeline);
+    }
+    let grouped = super::timeline::group(timeline);
+    let grouped_input = SessionInput {
+        workspace_root: input.workspace_root.clone(),
+        execution_cwd: input
+            .execution_cwd
+            .clone()
+            .filter(|cwd| !cwd.is_empty())
+            .or(grouped.cwd),
+        turns: grouped.turns,
+        timeline: None,
+    };
+    let paths = session_paths(&grouped_input)?;
+    Ok(aggregate_session(project_tool_calls(
+        &paths,
+        &grouped_input.turns,
+    )))
 }
 
 #[cfg(test)]

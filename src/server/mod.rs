@@ -12,6 +12,7 @@ pub mod guard;
 pub mod hosts;
 pub mod inflight;
 pub mod metrics;
+pub mod openapi;
 pub mod pool;
 pub mod response;
 pub mod routes;

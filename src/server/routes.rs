@@ -19,6 +19,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/metrics", get(metrics::metrics))
         .route("/api/v1/previews", post(api::create_preview))
         .route("/api/v1/stat", post(api::stat))
+        .route("/api/v1/openapi.json", get(openapi_document))
         .route("/p/{id}/{token}", get(views::snapshot_root))
         .route("/p/{id}/{token}/", get(views::shell_default))
         .route("/p/{id}/{token}/raw", get(views::raw))
@@ -51,13 +52,23 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
+/// `GET /api/v1/openapi.json`: the description, naming this service as its server.
+async fn openapi_document(
+    axum::extract::State(state): axum::extract::State<Arc<AppState>>,
+) -> axum::response::Response {
+    super::response::json(
+        axum::http::StatusCode::OK,
+        &super::openapi::document(&state.base_url),
+    )
+}
+
 async fn index() -> axum::response::Response {
     super::response::json(
         axum::http::StatusCode::OK,
         &serde_json::json!({
             "name": "previewd",
             "version": env!("CARGO_PKG_VERSION"),
-            "api": ["POST /api/v1/previews", "POST /api/v1/stat", "POST /api/v1/diffs", "POST /api/v1/activity", "POST /api/v1/activity/changes", "GET /healthz", "GET /metrics"],
+            "api": ["POST /api/v1/previews", "POST /api/v1/stat", "POST /api/v1/diffs", "POST /api/v1/activity", "POST /api/v1/activity/changes", "GET /api/v1/openapi.json", "GET /healthz", "GET /metrics"],
         }),
     )
 }
