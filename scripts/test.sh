@@ -16,6 +16,9 @@ command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 fc-list 2>/dev/null | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
 # A font with an OpenType MATH table, for the DOCX equation layout test.
 fc-list 2>/dev/null | grep -qi 'DejaVu Math' || need_apt+=(fonts-dejavu-extra)
+# Node.js and npm for the OpenClaw plugin's tests (tests/openclaw_plugin.rs).
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
+command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   sudo_cmd=()
