@@ -15,7 +15,7 @@ fn run(dir: &Path, program: &str, args: &[&str]) -> std::process::Output {
         .output()
         .unwrap_or_else(|e| {
             panic!(
-                "cannot run `{program}` ({e}): the OpenClaw plugin tests need Node.js 20+ and npm \
+                "cannot run `{program}` ({e}): the OpenClaw plugin tests need Node.js 18+ and npm \
                  (Debian: apt-get install nodejs npm)"
             )
         })

@@ -75,6 +75,8 @@ export async function startPreviewd(sections = {}) {
     dataDir,
     async stop() {
       process.off("exit", kill);
+      // Waiting for the exit must keep the runner alive.
+      child.ref();
       kill();
       await exited;
       fs.rmSync(dir, { recursive: true, force: true });
