@@ -299,25 +299,38 @@ pub async fn viewer(
     State(state): State<Arc<AppState>>,
     Path((id, token)): Path<(String, String)>,
 ) -> Response {
+    match live_artifact(&state, id, token, viewer_page).await {
+        Ok(Some(bytes)) => with_type(bytes, "text/html; charset=utf-8", Some(VIEWER_CSP)),
+        Ok(None) => plain(StatusCode::NOT_FOUND, "Diff not found or expired"),
+        Err(response) => response,
+    }
+}
+
+/// Finds a live artifact by the diff routes' rules and runs `read` on it, on the pool.
+/// A malformed id or token never touches storage: `Err` with the plain `Diff not found`;
+/// `Err` also carries the response for a failure. `Ok(None)`: missing, expired, wrong
+/// token, or `read` found nothing.
+async fn live_artifact<T: Send + 'static>(
+    state: &Arc<AppState>,
+    id: String,
+    token: String,
+    read: impl FnOnce(&AppState, &Artifact) -> Result<Option<T>, Error> + Send + 'static,
+) -> Result<Option<T>, Response> {
     if !is_lower_hex(&id, 20) || !is_lower_hex(&token, 48) {
-        return plain(StatusCode::NOT_FOUND, "Diff not found");
+        return Err(plain(StatusCode::NOT_FOUND, "Diff not found"));
     }
     let work_state = state.clone();
-    let page = state
+    state
         .pool
         .run(move || {
             let store = work_state.diff_store.as_ref();
             let Some(artifact) = store.get(&id, &token).map_err(store_error)? else {
                 return Ok(None);
             };
-            viewer_page(&work_state, &artifact)
+            read(&work_state, &artifact)
         })
-        .await;
-    match page {
-        Ok(Some(bytes)) => with_type(bytes, "text/html; charset=utf-8", Some(VIEWER_CSP)),
-        Ok(None) => plain(StatusCode::NOT_FOUND, "Diff not found or expired"),
-        Err(e) => e.into_response(),
-    }
+        .await
+        .map_err(IntoResponse::into_response)
 }
 
 /// The viewer page of a live artifact: a stored page as is, or the page its recipe
@@ -464,24 +477,14 @@ pub async fn file(
     State(state): State<Arc<AppState>>,
     Path((id, token)): Path<(String, String)>,
 ) -> Response {
-    if !is_lower_hex(&id, 20) || !is_lower_hex(&token, 48) {
-        return plain(StatusCode::NOT_FOUND, "Diff not found");
-    }
-    let work_state = state.clone();
-    let found = state
-        .pool
-        .run(move || {
-            let store = work_state.diff_store.as_ref();
-            match store.get(&id, &token).map_err(store_error)? {
-                Some(artifact) => stored_file(store, &artifact),
-                None => Ok(None),
-            }
-        })
-        .await;
+    let found = live_artifact(&state, id, token, |state, artifact| {
+        stored_file(state.diff_store.as_ref(), artifact)
+    })
+    .await;
     let served = match found {
         Ok(Some(served)) => served,
         Ok(None) => return plain(StatusCode::NOT_FOUND, "Diff not found or expired"),
-        Err(e) => return e.into_response(),
+        Err(response) => return response,
     };
     let body = match state.inflight.body(axum::body::Bytes::from(served.bytes)) {
         Ok(body) => body,
