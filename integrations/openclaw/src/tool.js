@@ -93,6 +93,6 @@ function summary(details) {
     lines.push(`Rendered ${String(details.fileFormat).toUpperCase()} file: ${details.filePath}`);
     lines.push("To deliver it, call the `message` tool with this path as `path` or `filePath`.");
   }
-  if (details.fileError) lines.push(`The file could not be rendered: ${details.fileError}`);
+  if (details.fileError) lines.push(`No rendered file: ${details.fileError}`);
   return lines.join("\n");
 }

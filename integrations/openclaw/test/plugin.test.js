@@ -184,6 +184,49 @@ describe("calls delegated to previewd", () => {
   });
 });
 
+describe("when the rendered file cannot be fetched", () => {
+  // In front of previewd: the API call passes, the file route answers 503.
+  let front;
+  let frontUrl;
+  before(async () => {
+    front = http.createServer(async (req, res) => {
+      if (req.url.startsWith("/plugins/diffs/file/")) {
+        res.writeHead(503, { "content-type": "text/plain" }).end("unavailable");
+        return;
+      }
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      const r = await fetch(`${previewd.url}${req.url}`, {
+        method: req.method,
+        headers: { "content-type": "application/json" },
+        body: Buffer.concat(chunks),
+      });
+      res.writeHead(r.status, { "content-type": "application/json" }).end(Buffer.from(await r.arrayBuffer()));
+    });
+    await new Promise((resolve) => front.listen(0, "127.0.0.1", resolve));
+    frontUrl = `http://127.0.0.1:${front.address().port}`;
+  });
+  after(() => new Promise((resolve) => front.close(resolve)));
+
+  test("file mode fails and both keeps the viewer with fileError", async () => {
+    const { registered } = await loadPlugin({ previewdUrl: frontUrl, fileDir });
+    const file = await invokeTool(registered, "diffs", { before: "a\n", after: "z\n", mode: "file" });
+    assert.equal(file.ok, false);
+    assert.equal(file.name, "PreviewdError");
+    assert.equal(file.message, "cannot fetch the rendered diff file from previewd: 503 unavailable");
+    const both = await invokeTool(registered, "diffs", { before: "a\n", after: "z\n", mode: "both" });
+    assert.ok(both.ok, both.message);
+    const d = both.result.details;
+    assert.ok(d.viewerUrl.startsWith(`${previewd.url}/plugins/diffs/view/`));
+    assert.equal(d.fileError, "cannot fetch the rendered diff file from previewd: 503 unavailable");
+    assert.equal(d.imageError, d.fileError);
+    for (const field of ["filePath", "path", "imagePath", "fileUrl", "fileBytes"]) {
+      assert.equal(d[field], undefined, `${field} is gone with the file`);
+    }
+    assert.match(both.result.content[0].text, /^Diff viewer: .*\nNo rendered file: cannot fetch/);
+  });
+});
+
 describe("without a browser on previewd's side", () => {
   let bare;
   before(async () => {
