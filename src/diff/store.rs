@@ -1781,6 +1781,14 @@ mod tests {
         .expect("open store")
     }
 
+    /// The bytes one test artifact takes, measured in a scratch store.
+    fn one_artifact_bytes() -> u64 {
+        let probe = tempfile::tempdir().unwrap();
+        let store = open(probe.path());
+        create(&store, SystemTime::now(), HOUR);
+        store.used_bytes()
+    }
+
     #[test]
     fn the_running_total_matches_the_disk_through_create_delete_and_sweep() {
         let tmp = tempfile::tempdir().unwrap();
@@ -1811,12 +1819,7 @@ mod tests {
     #[test]
     fn a_full_store_sweeps_expired_artifacts_then_refuses() {
         let tmp = tempfile::tempdir().unwrap();
-        let probe = tempfile::tempdir().unwrap();
-        let one = {
-            let store = open(probe.path());
-            create(&store, SystemTime::now(), HOUR);
-            store.used_bytes()
-        };
+        let one = one_artifact_bytes();
         let store = open_with_quota(tmp.path(), 2 * one + one / 2);
         let now = SystemTime::now();
         let short = create(&store, now, Duration::from_secs(1));
@@ -1861,12 +1864,7 @@ mod tests {
         // the expired artifacts, and that sweep removes folders under the folder lock, so
         // the write must not be holding it then (it did, and the view hung for good).
         let tmp = tempfile::tempdir().unwrap();
-        let probe = tempfile::tempdir().unwrap();
-        let one = {
-            let store = open(probe.path());
-            create(&store, SystemTime::now(), HOUR);
-            store.used_bytes()
-        };
+        let one = one_artifact_bytes();
         let store = open_with_quota(tmp.path(), 2 * one + one / 2);
         let long_ago = SystemTime::now() - HOUR;
         let expired = create(&store, long_ago, Duration::from_secs(1));
