@@ -21,6 +21,9 @@ fc-list 2>/dev/null | grep -qi 'DejaVu Math' || need_apt+=(fonts-dejavu-extra)
 command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
 # Python with venv, for the schemathesis contract test of the OpenAPI description.
 command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
+# Node.js and npm for the OpenClaw plugin's tests (tests/openclaw_plugin.rs).
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
+command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   sudo_cmd=()

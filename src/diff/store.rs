@@ -881,15 +881,23 @@ impl ArtifactStore for DiskStore {
             });
         }
         let dir = self.root.join(&artifact.id);
+        let cached = || fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file());
+        if cached() {
+            // Nothing to write, so nothing to reserve (checked again under the lock).
+            return Ok(());
+        }
+        // Reserve before taking the folder lock: a full store's reservation sweeps expired
+        // artifacts, and removing their folders takes that lock. An unused reservation is
+        // given back when dropped.
+        let reserved = self.reserve(SystemTime::now(), bytes.len() as u64)?;
         let _folder = lock(&self.folder_lock);
         // The folder must still be a real directory (not swept, not replaced by a link).
         open_nofollow(&dir, true).map_err(|e| io_error("open artifact dir", &dir, e))?;
-        if fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file()) {
+        if cached() {
             // Already cached by a concurrent first view: a derived file is determined by
             // the payloads, so the copy on disk is the same bytes (and is counted once).
             return Ok(());
         }
-        let reserved = self.reserve(SystemTime::now(), bytes.len() as u64)?;
         self.write_atomic_with(&dir, name, bytes, false)?;
         reserved.keep();
         Ok(())
@@ -1773,6 +1781,14 @@ mod tests {
         .expect("open store")
     }
 
+    /// The bytes one test artifact takes, measured in a scratch store.
+    fn one_artifact_bytes() -> u64 {
+        let probe = tempfile::tempdir().unwrap();
+        let store = open(probe.path());
+        create(&store, SystemTime::now(), HOUR);
+        store.used_bytes()
+    }
+
     #[test]
     fn the_running_total_matches_the_disk_through_create_delete_and_sweep() {
         let tmp = tempfile::tempdir().unwrap();
@@ -1803,12 +1819,7 @@ mod tests {
     #[test]
     fn a_full_store_sweeps_expired_artifacts_then_refuses() {
         let tmp = tempfile::tempdir().unwrap();
-        let probe = tempfile::tempdir().unwrap();
-        let one = {
-            let store = open(probe.path());
-            create(&store, SystemTime::now(), HOUR);
-            store.used_bytes()
-        };
+        let one = one_artifact_bytes();
         let store = open_with_quota(tmp.path(), 2 * one + one / 2);
         let now = SystemTime::now();
         let short = create(&store, now, Duration::from_secs(1));
@@ -1845,5 +1856,24 @@ mod tests {
             store.create_at(later, new_artifact(HOUR), &[(VIEWER_FILE, PAGE)]),
             Err(StoreError::StorageFull { .. })
         ));
+    }
+
+    #[test]
+    fn caching_a_derived_file_in_a_full_store_may_sweep_expired_artifacts() {
+        // A first view of a full store's artifact caches its page: the reservation sweeps
+        // the expired artifacts, and that sweep removes folders under the folder lock, so
+        // the write must not be holding it then (it did, and the view hung for good).
+        let tmp = tempfile::tempdir().unwrap();
+        let one = one_artifact_bytes();
+        let store = open_with_quota(tmp.path(), 2 * one + one / 2);
+        let long_ago = SystemTime::now() - HOUR;
+        let expired = create(&store, long_ago, Duration::from_secs(1));
+        let live = create(&store, SystemTime::now(), HOUR);
+        store
+            .write_derived(&live.artifact, "page.html", &vec![b'x'; one as usize])
+            .expect("the sweep made room");
+        assert!(!tmp.path().join(expired.id()).exists(), "swept");
+        assert!(tmp.path().join(live.id()).join("page.html").is_file());
+        assert_eq!(store.used_bytes(), tree_bytes(tmp.path()));
     }
 }

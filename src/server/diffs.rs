@@ -22,7 +22,10 @@ use super::guard::plain;
 use super::response::{json, with_type};
 use super::AppState;
 use crate::diff::recipe::ViewerRecipe;
-use crate::diff::store::{Artifact, NewArtifact, StoreError, VIEWER_FILE, VIEWER_RECIPE_FILE};
+use crate::diff::store::{
+    Artifact, ArtifactStore, NewArtifact, StoreError, PDF_FILE, PNG_FILE, VIEWER_FILE,
+    VIEWER_RECIPE_FILE,
+};
 use crate::diff::view::{VIEWER_JS, VIEWER_RUNTIME_JS};
 use crate::diff::{
     build_model, DiffInputError, DiffModel, DiffOutcome, DiffRequest, InputKind, Mode,
@@ -204,8 +207,8 @@ fn store_artifact(
     if let Some(context) = &request.context {
         put("context", serde_json::to_value(context).unwrap_or_default());
     }
+    let base = request.base_url.as_deref().unwrap_or(&state.diff_base_url);
     if recipe.is_some() {
-        let base = request.base_url.as_deref().unwrap_or(&state.diff_base_url);
         let viewer_path = format!("/plugins/diffs/view/{}/{}", created.id(), created.token);
         put("viewerUrl", format!("{base}{viewer_path}").into());
         put("viewerPath", viewer_path.into());
@@ -221,6 +224,10 @@ fn store_artifact(
         let quality = enum_name(&file.quality);
         // The contract's names, then the legacy `image*` aliases with the same values.
         put("filePath", path.clone().into());
+        put(
+            "fileUrl",
+            file_url(base, created.id(), &created.token).into(),
+        );
         put("path", path.clone().into());
         put("fileBytes", file.bytes.len().into());
         put("fileFormat", format.clone().into());
@@ -292,25 +299,38 @@ pub async fn viewer(
     State(state): State<Arc<AppState>>,
     Path((id, token)): Path<(String, String)>,
 ) -> Response {
+    match live_artifact(&state, id, token, viewer_page).await {
+        Ok(Some(bytes)) => with_type(bytes, "text/html; charset=utf-8", Some(VIEWER_CSP)),
+        Ok(None) => plain(StatusCode::NOT_FOUND, "Diff not found or expired"),
+        Err(response) => response,
+    }
+}
+
+/// Finds a live artifact by the diff routes' rules and runs `read` on it, on the pool.
+/// A malformed id or token never touches storage: `Err` with the plain `Diff not found`;
+/// `Err` also carries the response for a failure. `Ok(None)`: missing, expired, wrong
+/// token, or `read` found nothing.
+async fn live_artifact<T: Send + 'static>(
+    state: &Arc<AppState>,
+    id: String,
+    token: String,
+    read: impl FnOnce(&AppState, &Artifact) -> Result<Option<T>, Error> + Send + 'static,
+) -> Result<Option<T>, Response> {
     if !is_lower_hex(&id, 20) || !is_lower_hex(&token, 48) {
-        return plain(StatusCode::NOT_FOUND, "Diff not found");
+        return Err(plain(StatusCode::NOT_FOUND, "Diff not found"));
     }
     let work_state = state.clone();
-    let page = state
+    state
         .pool
         .run(move || {
             let store = work_state.diff_store.as_ref();
             let Some(artifact) = store.get(&id, &token).map_err(store_error)? else {
                 return Ok(None);
             };
-            viewer_page(&work_state, &artifact)
+            read(&work_state, &artifact)
         })
-        .await;
-    match page {
-        Ok(Some(bytes)) => with_type(bytes, "text/html; charset=utf-8", Some(VIEWER_CSP)),
-        Ok(None) => plain(StatusCode::NOT_FOUND, "Diff not found or expired"),
-        Err(e) => e.into_response(),
-    }
+        .await
+        .map_err(IntoResponse::into_response)
 }
 
 /// The viewer page of a live artifact: a stored page as is, or the page its recipe
@@ -360,4 +380,124 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "text/javascript; charset=utf-8",
         Some("default-src 'none'"),
     )
+}
+
+/// The Content-Security-Policy of a served PNG/PDF file: nothing may load or run, the
+/// file may not be framed by another site, and a browser opening it shows it alone.
+pub const FILE_CSP: &str = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// Longest stem of a download name, in characters (all ASCII).
+const DOWNLOAD_STEM_MAX: usize = 80;
+
+/// A file name for `Content-Disposition` made from the artifact's title: ASCII letters,
+/// digits, `.`, `_` and `-` only, so it needs no quoting rules, carries no path and
+/// cannot end the header; separators collapse into one `-`, and an empty result is `diff`.
+pub fn download_name(title: &str, extension: &str) -> String {
+    let mapped: Vec<char> = title
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let mut stem = String::new();
+    let mut i = 0;
+    while i < mapped.len() {
+        if mapped[i] != '-' && mapped[i] != '.' {
+            stem.push(mapped[i]);
+            i += 1;
+            continue;
+        }
+        // A run of dots and dashes: a plain `.`/`..` stays (`lib.rs`), anything with a
+        // separator in it is one `-` (so `a/../b` is `a-b`, never a parent step).
+        let start = i;
+        while i < mapped.len() && (mapped[i] == '-' || mapped[i] == '.') {
+            i += 1;
+        }
+        let run = &mapped[start..i];
+        if run.contains(&'-') {
+            stem.push('-');
+        } else {
+            stem.extend(run);
+        }
+    }
+    let stem: String = stem.chars().take(DOWNLOAD_STEM_MAX).collect();
+    let stem = stem.trim_matches(['-', '.']);
+    let stem = if stem.is_empty() { "diff" } else { stem };
+    format!("{stem}.{extension}")
+}
+
+/// `{base}/plugins/diffs/file/{id}/{token}`: where a remote caller fetches the file that
+/// `filePath` names on this host (same base and token as the viewer URL).
+fn file_url(base: &str, id: &str, token: &str) -> String {
+    format!("{base}/plugins/diffs/file/{id}/{token}")
+}
+
+/// A stored PNG/PDF ready to send.
+struct ServedFile {
+    bytes: Vec<u8>,
+    content_type: &'static str,
+    download_name: String,
+}
+
+/// The rendered file of a live artifact; `None` for a view-only artifact or one swept
+/// between the lookup and the read.
+fn stored_file(
+    store: &dyn ArtifactStore,
+    artifact: &Artifact,
+) -> Result<Option<ServedFile>, Error> {
+    const FILES: [(&str, &str, &str); 2] = [
+        (PNG_FILE, "image/png", "png"),
+        (PDF_FILE, "application/pdf", "pdf"),
+    ];
+    for (name, content_type, extension) in FILES {
+        if artifact.file(name).is_none() {
+            continue;
+        }
+        return Ok(store
+            .read_file(artifact, name)
+            .map_err(store_error)?
+            .map(|bytes| ServedFile {
+                bytes,
+                content_type,
+                download_name: download_name(&artifact.title, extension),
+            }));
+    }
+    Ok(None)
+}
+
+/// `GET /plugins/diffs/file/{id}/{token}`: the artifact's PNG/PDF, under the viewer's
+/// rules (locality, method and lock-out in [`super::guard`], the same token check and the
+/// same plain 404s here). The body goes out under the in-flight byte budget like the other
+/// file responses, so slow remote fetchers cannot pile up copies.
+pub async fn file(
+    State(state): State<Arc<AppState>>,
+    Path((id, token)): Path<(String, String)>,
+) -> Response {
+    let found = live_artifact(&state, id, token, |state, artifact| {
+        stored_file(state.diff_store.as_ref(), artifact)
+    })
+    .await;
+    let served = match found {
+        Ok(Some(served)) => served,
+        Ok(None) => return plain(StatusCode::NOT_FOUND, "Diff not found or expired"),
+        Err(response) => return response,
+    };
+    let body = match state.inflight.body(axum::body::Bytes::from(served.bytes)) {
+        Ok(body) => body,
+        Err(e) => return e.into_response(),
+    };
+    let mut response = with_type(body, served.content_type, Some(FILE_CSP));
+    // The name is ASCII letters, digits, `.`, `_` and `-` (see `download_name`).
+    if let Ok(value) =
+        axum::http::HeaderValue::from_str(&format!("inline; filename=\"{}\"", served.download_name))
+    {
+        response
+            .headers_mut()
+            .insert(axum::http::header::CONTENT_DISPOSITION, value);
+    }
+    response
 }

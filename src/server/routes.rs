@@ -34,6 +34,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/activity/changes", post(activity::changes))
         .route("/plugins/diffs/view/{id}/{token}", get(diffs::viewer))
         .route("/plugins/diffs/assets/{name}", get(diffs::asset))
+        .route("/plugins/diffs/file/{id}/{token}", get(diffs::file))
         .fallback(|| async { Error::not_found("no such route").into_response() })
         .method_not_allowed_fallback(|| async { Error::MethodNotAllowed.into_response() })
         .layer(DefaultBodyLimit::max(body_limit))
