@@ -236,7 +236,16 @@ pub fn document(server: &str) -> Value {
             "diffViewer",
             "The diff viewer page (loopback callers unless `diffs.allow_remote_viewer`); errors are the contract's plain text.",
             &[param("id"), param("token")],
-            "text/html; charset=utf-8",
+            &["text/html; charset=utf-8"],
+        ),
+    );
+    add(
+        "/plugins/diffs/file/{id}/{token}",
+        plain_op(
+            "diffFile",
+            "The artifact's rendered PNG or PDF (the `fileUrl` of `file`/`both` answers), under the viewer's rules; errors are the contract's plain text.",
+            &[param("id"), param("token")],
+            &["image/png", "application/pdf"],
         ),
     );
     add(
@@ -245,7 +254,7 @@ pub fn document(server: &str) -> Value {
             "diffViewerAsset",
             "The viewer's scripts: `viewer.js`, `viewer-runtime.js`.",
             &[param("name")],
-            "text/javascript; charset=utf-8",
+            &["text/javascript; charset=utf-8"],
         ),
     );
     json!({
@@ -365,14 +374,18 @@ fn post_op(
 }
 
 /// The `/plugins/diffs/` routes answer errors in the contract's plain text.
-fn plain_op(id: &str, summary: &str, params: &[Value], media: &str) -> Value {
+fn plain_op(id: &str, summary: &str, params: &[Value], media: &[&str]) -> Value {
+    let content: Map<String, Value> = media
+        .iter()
+        .map(|m| (m.to_string(), json!({"schema": {"type": "string"}})))
+        .collect();
     let plain = json!({"description": "Not found, expired or refused (plain text)", "content": {"text/plain; charset=utf-8": {"schema": {"type": "string"}}}});
     json!({"get": {
         "operationId": id,
         "summary": summary,
         "parameters": params,
         "responses": {
-            "200": {"description": "OK", "content": {media: {"schema": {"type": "string"}}}},
+            "200": {"description": "OK", "content": content},
             "400": plain.clone(),
             "403": plain.clone(),
             "404": plain,
@@ -516,6 +529,7 @@ fn schemas() -> Value {
                     "mode": {"enum": ["view", "file", "both"]},
                     "context": {"type": "object"},
                     "filePath": {"type": "string", "description": "A path on previewd's host, by contract; nothing else carries one"},
+                    "fileUrl": {"type": "string", "description": "Where a caller on another machine fetches the file (tokenized, expires with the artifact)"},
                     "path": {"type": "string"},
                     "fileBytes": {"type": "integer"},
                     "fileFormat": {"enum": ["png", "pdf"]},
