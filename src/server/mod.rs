@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod pool;
 pub mod response;
 pub mod routes;
+pub mod sheet;
 pub mod views;
 
 use std::net::SocketAddr;
