@@ -39,6 +39,12 @@ pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, &'static str) {
     let sample = &bytes[..bytes.len().min(1 << 20)];
     detector.feed(sample, sample.len() == bytes.len());
     let enc = detector.guess(None, true);
+    // encoding_rs decodes GBK as the whole of GB18030 (the WHATWG rule); name it so.
+    let enc = if enc == encoding_rs::GBK {
+        encoding_rs::GB18030
+    } else {
+        enc
+    };
     let (text, _) = enc.decode_without_bom_handling(bytes);
     (text, enc.name())
 }

@@ -421,6 +421,15 @@ impl NumberFormat {
                 color: None,
             };
         };
+        // A number in a text-formatted cell shows as General.
+        if section.toks.contains(&Tok::Text)
+            && !section.toks.iter().any(|t| matches!(t, Tok::Digit(_)))
+        {
+            return Formatted {
+                text: general(v),
+                color: section.color,
+            };
+        }
         let mut text = if section.is_date() {
             let date = if v < 0.0 {
                 None
@@ -1215,6 +1224,7 @@ mod tests {
         let fmt = NumberFormat::parse("0;-0;0;\"[\"@\"]\"");
         assert_eq!(fmt.format_text("x").text, "[x]");
         assert_eq!(NumberFormat::parse("@").format_text("abc").text, "abc");
+        assert_eq!(f("@", -12345.6789), "-12345.6789");
         assert_eq!(NumberFormat::parse("0.00").format_text("abc").text, "abc");
     }
 }
