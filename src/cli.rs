@@ -113,6 +113,11 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
                     ..crate::office::pptx::RenderOptions::default()
                 },
             ),
+            OfficeModel::Sheet(book) => crate::office::xlsx::grid::standalone_html(
+                book,
+                read.file_name(),
+                config.preview.sheet_page_rows,
+            ),
         };
     }
     let mut body = String::new();

@@ -70,8 +70,10 @@ impl Default for Config {
 pub struct Limits {
     /// Text, HTML, Markdown and source files.
     pub text_bytes: u64,
-    /// DOCX and PPTX files (compressed size).
+    /// DOCX, PPTX and XLSX files (compressed size).
     pub office_bytes: u64,
+    /// CSV and TSV files. Their table costs about twice the file in snapshot memory.
+    pub csv_bytes: u64,
     /// Images.
     pub image_bytes: u64,
     /// Sibling assets a previewed HTML page loads (scripts, styles, images, fonts).
@@ -100,6 +102,7 @@ impl Default for Limits {
         Limits {
             text_bytes: 2 * MIB,
             office_bytes: 20 * MIB,
+            csv_bytes: 128 * MIB,
             image_bytes: 50 * MIB,
             asset_bytes: 20 * MIB,
             other_hash_bytes: 64 * MIB,
@@ -201,6 +204,9 @@ pub struct PreviewConfig {
     /// workspace may be a file from outside it. Turn it on for workspaces whose tools make
     /// hard links on purpose (pnpm stores, `git clone --local`).
     pub allow_hard_links: bool,
+    /// Rows of each sheet a standalone page (`previewd preview book.xlsx -o book.html`)
+    /// shows; a note says when a sheet has more.
+    pub sheet_page_rows: u32,
 }
 
 impl Default for PreviewConfig {
@@ -208,6 +214,7 @@ impl Default for PreviewConfig {
         PreviewConfig {
             html_scripts: true,
             allow_hard_links: false,
+            sheet_page_rows: 1_000,
         }
     }
 }

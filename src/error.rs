@@ -55,6 +55,11 @@ pub enum Error {
     /// An Office file (or another structured file) that cannot be parsed safely.
     #[error("{0}")]
     Corrupt(String),
+    /// A workbook or CSV past one of the sheet limits (`office.max_sheets`,
+    /// `office.max_shared_strings`, `office.max_style_records`): refused whole, since a
+    /// part of it would show wrong values.
+    #[error("{0}")]
+    SheetTooLarge(String),
     /// The caller must authenticate (remote access with a bearer token).
     #[error("a valid bearer token is required")]
     Unauthorized,
@@ -120,6 +125,7 @@ impl Error {
             Error::TooLarge { .. } => "too_large",
             Error::Unsupported(_) => "unsupported",
             Error::Corrupt(_) => "corrupt",
+            Error::SheetTooLarge(_) => "sheet_too_large",
             Error::Unauthorized => "unauthorized",
             Error::ForbiddenHost => "forbidden_host",
             Error::CrossSite(_) => "cross_site_request",
@@ -146,9 +152,10 @@ impl Error {
             | Error::ForbiddenHost
             | Error::CrossSite(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
-            Error::NotAFile(_) | Error::Corrupt(_) | Error::ImageTooLarge => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            Error::NotAFile(_)
+            | Error::Corrupt(_)
+            | Error::SheetTooLarge(_)
+            | Error::ImageTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
             Error::TooLarge { .. } | Error::RequestTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Error::Unsupported(_) | Error::UnsupportedMediaType => {
                 StatusCode::UNSUPPORTED_MEDIA_TYPE
@@ -225,6 +232,7 @@ pub(crate) mod tests {
             Error::TooLarge { size: 0, limit: 0 },
             Error::Unsupported(String::new()),
             Error::Corrupt(String::new()),
+            Error::SheetTooLarge(String::new()),
             Error::Unauthorized,
             Error::ForbiddenHost,
             Error::CrossSite(String::new()),

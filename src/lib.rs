@@ -15,6 +15,7 @@ pub mod activity;
 pub mod cli;
 pub mod config;
 pub mod config_reference;
+pub mod csv;
 pub mod diff;
 pub mod error;
 pub mod export;

@@ -43,6 +43,8 @@ pub enum OfficeErrorKind {
     MissingPart,
     /// An image whose header declares more pixels than the cap.
     ImageTooLarge,
+    /// A workbook past one of the sheet limits (sheets, shared strings, style records).
+    SheetLimit,
     /// A valid package that uses something this reader does not implement
     /// (encrypted zip entries, an exotic compression method).
     Unsupported,
@@ -69,12 +71,14 @@ impl OfficeError {
         self.kind
     }
 
-    /// The stable service code: `corrupt`, or `unsupported` for files that are valid
-    /// but use something this reader does not implement (legacy binary formats, exotic
-    /// zip features). The service maps both to HTTP 422.
+    /// The stable service code: `corrupt`, `unsupported` for files that are valid but
+    /// use something this reader does not implement (legacy binary formats, exotic zip
+    /// features), or `sheet_too_large` for a workbook past a sheet limit. The service
+    /// maps all three to HTTP 422.
     pub fn code(&self) -> &'static str {
         match self.kind {
             OfficeErrorKind::LegacyBinary | OfficeErrorKind::Unsupported => "unsupported",
+            OfficeErrorKind::SheetLimit => "sheet_too_large",
             _ => "corrupt",
         }
     }

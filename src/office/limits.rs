@@ -33,6 +33,21 @@ pub struct OfficeLimits {
     pub max_paragraphs: usize,
     /// Largest image, in pixels (width × height), that may be handed to a decoder.
     pub max_image_pixels: u64,
+    /// Most sheets a workbook may list; past it the workbook is refused (`sheet_too_large`).
+    pub max_sheets: usize,
+    /// Most cells (values and styled blanks) kept per sheet, and per CSV file. A sheet
+    /// with more is shown as its first rows up to the limit, with a note saying so; a
+    /// cell costs about 16 bytes of snapshot memory.
+    pub max_sheet_cells: usize,
+    /// Most entries of a workbook's shared-string table; past it the workbook is refused
+    /// (`sheet_too_large`): cells would point at strings that were never read.
+    pub max_shared_strings: usize,
+    /// Most records of each list in a workbook's styles (cell formats, fonts, fills,
+    /// borders); past it the workbook is refused (`sheet_too_large`).
+    pub max_style_records: usize,
+    /// Longest text kept in one cell, in bytes; longer text (a CSV of one huge line) is
+    /// cut at this length with an ellipsis.
+    pub max_cell_bytes: usize,
 }
 
 impl Default for OfficeLimits {
@@ -50,6 +65,14 @@ impl Default for OfficeLimits {
             max_xml_nodes: 750_000,
             max_paragraphs: 40_000,
             max_image_pixels: 50_000_000,
+            max_sheets: 1_000,
+            // A 1,000,000 × 10 sheet: about 160 MiB of model, under the snapshot store's
+            // 512 MiB default.
+            max_sheet_cells: 10_000_000,
+            max_shared_strings: 5_000_000,
+            // Excel itself stops at 64,000 cell formats.
+            max_style_records: 65_000,
+            max_cell_bytes: 32 * 1024,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Office Open XML documents (DOCX, PPTX): the guarded container layer and the format
+//! Office Open XML documents (DOCX, PPTX, XLSX): the guarded container layer and the format
 //! parsers built on it.
 //!
 //! [`OfficePackage`] opens a zip from in-memory bytes behind the container guard (entry
@@ -26,6 +26,7 @@ pub mod ns;
 pub mod package;
 pub mod pptx;
 pub mod relationships;
+pub mod xlsx;
 pub mod xml;
 
 pub use core_props::CoreProperties;

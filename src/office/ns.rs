@@ -32,6 +32,10 @@ pub enum Ns {
     Dgm,
     /// PresentationML main (`p:`).
     P,
+    /// SpreadsheetML main (`x:`, usually the default namespace).
+    Sml,
+    /// DrawingML spreadsheet drawing (`xdr:`).
+    Xdr,
     /// Office math (`m:`).
     M,
     /// Markup compatibility (`mc:`).
@@ -81,6 +85,8 @@ impl Ns {
                 "drawingml/2006/chart" => Ns::C,
                 "drawingml/2006/diagram" => Ns::Dgm,
                 "presentationml/2006/main" => Ns::P,
+                "spreadsheetml/2006/main" => Ns::Sml,
+                "drawingml/2006/spreadsheetDrawing" => Ns::Xdr,
                 "officeDocument/2006/math" => Ns::M,
                 "markup-compatibility/2006" => Ns::Mc,
                 "package/2006/relationships" => Ns::PackageRels,
@@ -100,6 +106,8 @@ impl Ns {
                 "drawingml/chart" => Ns::C,
                 "drawingml/diagram" => Ns::Dgm,
                 "presentationml/main" => Ns::P,
+                "spreadsheetml/main" => Ns::Sml,
+                "drawingml/spreadsheetDrawing" => Ns::Xdr,
                 "officeDocument/math" => Ns::M,
                 "officeDocument/extendedProperties" => Ns::ExtendedProps,
                 _ => Ns::Other,

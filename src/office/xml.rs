@@ -812,7 +812,7 @@ impl Scopes {
 }
 
 /// The replacement of one of the five predefined entities.
-fn predefined_entity(name: &str) -> Option<&'static str> {
+pub(crate) fn predefined_entity(name: &str) -> Option<&'static str> {
     Some(match name {
         "lt" => "<",
         "gt" => ">",
@@ -825,7 +825,7 @@ fn predefined_entity(name: &str) -> Option<&'static str> {
 
 /// Resolves references in an attribute value: predefined entities and character
 /// references; unknown entities are dropped; a stray `&` is kept as written.
-fn decode_references(raw: &str) -> Cow<'_, str> {
+pub(crate) fn decode_references(raw: &str) -> Cow<'_, str> {
     if !raw.contains('&') {
         return Cow::Borrowed(raw);
     }
@@ -862,7 +862,7 @@ fn decode_references(raw: &str) -> Cow<'_, str> {
 
 /// Turns part bytes into UTF-8 text: strips a UTF-8 BOM, transcodes UTF-16 with a BOM,
 /// and replaces invalid UTF-8 rather than refusing the document over one bad byte.
-fn decode_to_utf8(bytes: &[u8]) -> Cow<'_, str> {
+pub(crate) fn decode_to_utf8(bytes: &[u8]) -> Cow<'_, str> {
     let lossy = |b| match std::str::from_utf8(b) {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => String::from_utf8_lossy(b),

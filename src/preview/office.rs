@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::error::Error;
 use crate::office::docx::{self, model::Document};
 use crate::office::pptx::{self, model::Presentation};
+use crate::office::xlsx::{self, model::Workbook};
 use crate::office::{OfficeError, OfficeLimits, OfficePackage};
 use crate::workspace::{FileKind, ScopedRead};
 
@@ -16,6 +17,8 @@ pub enum OfficeModel {
     Docx(Arc<Document>),
     /// A PowerPoint deck.
     Pptx(Arc<Presentation>),
+    /// An Excel workbook or a CSV table.
+    Sheet(Arc<Workbook>),
 }
 
 impl OfficeModel {
@@ -24,6 +27,7 @@ impl OfficeModel {
         let result = match self {
             OfficeModel::Docx(doc) => serde_json::to_vec(doc.as_ref()),
             OfficeModel::Pptx(deck) => serde_json::to_vec(deck.as_ref()),
+            OfficeModel::Sheet(book) => xlsx::grid::model_json(book),
         };
         result.map_err(|e| {
             tracing::error!(error = %e, "cannot serialize an Office model");
@@ -36,6 +40,7 @@ impl OfficeModel {
         match self {
             OfficeModel::Docx(doc) => doc.media.iter().any(|m| m.part == part && m.displayable),
             OfficeModel::Pptx(deck) => deck.shows_media(part),
+            OfficeModel::Sheet(_) => false,
         }
     }
 }
@@ -45,6 +50,7 @@ impl OfficeModel {
 pub fn office_error(e: OfficeError) -> Error {
     match e.code() {
         "unsupported" => Error::Unsupported(e.reason().to_string()),
+        "sheet_too_large" => Error::SheetTooLarge(e.reason().to_string()),
         _ => Error::Corrupt(e.reason().to_string()),
     }
 }
@@ -61,6 +67,14 @@ pub fn parse(read: &ScopedRead, limits: &OfficeLimits) -> Result<Option<OfficeMo
         FileKind::Pptx => pptx::parse_pptx(bytes, limits)
             .map(|deck| Some(OfficeModel::Pptx(Arc::new(deck))))
             .map_err(office_error),
+        FileKind::Xlsx => xlsx::parse_xlsx(bytes, limits)
+            .map(|book| Some(OfficeModel::Sheet(Arc::new(book))))
+            .map_err(office_error),
+        FileKind::Csv => Ok(Some(OfficeModel::Sheet(Arc::new(crate::csv::parse_csv(
+            bytes,
+            read.file_name(),
+            limits,
+        ))))),
         _ => Ok(None),
     }
 }
@@ -80,6 +94,7 @@ pub fn media_parts(model: &OfficeModel) -> Vec<String> {
             .filter(|m| m.displayable)
             .map(|m| m.part.clone())
             .collect(),
+        OfficeModel::Sheet(_) => Vec::new(),
     }
 }
 

@@ -113,6 +113,7 @@ fn panel(snapshot: &Snapshot, view: View, selected: bool, options: &ShellOptions
         View::Image => image_panel(snapshot),
         View::Document => document_panel(snapshot, options).to_string(),
         View::Slides => slides_panel(snapshot, options).to_string(),
+        View::Sheet => sheet_panel(snapshot, selected),
         View::Info => info_panel(snapshot),
     }
 }
@@ -126,6 +127,16 @@ fn html_panel(snapshot: &Snapshot, selected: bool, options: &ShellOptions) -> St
         "<iframe class=\"doc\" title=\"Preview of {name}\" sandbox=\"{sandbox}\" referrerpolicy=\"no-referrer\" {src_attr}=\"{src}\"></iframe>",
         name = escape(snapshot.read.file_name()),
         sandbox = document::iframe_sandbox(options.html_scripts),
+    )
+}
+
+/// The grid viewer is its own page (`grid/`), framed: it fetches row blocks, which the
+/// shell's CSP (`connect-src 'none'`) does not allow. It loads when its panel is shown.
+fn sheet_panel(snapshot: &Snapshot, selected: bool) -> String {
+    let src_attr = if selected { "src" } else { "data-src" };
+    format!(
+        "<iframe class=\"doc sheet-frame\" title=\"Sheet view of {name}\" referrerpolicy=\"no-referrer\" {src_attr}=\"grid/\"></iframe>",
+        name = escape(snapshot.read.file_name()),
     )
 }
 
@@ -198,6 +209,7 @@ fn document_meta(snapshot: &Snapshot) -> String {
     let properties = match &snapshot.office {
         Some(OfficeModel::Docx(doc)) => &doc.properties,
         Some(OfficeModel::Pptx(deck)) => &deck.properties,
+        Some(OfficeModel::Sheet(book)) => &book.properties,
         None => return String::new(),
     };
     let mut out = String::new();
@@ -318,7 +330,7 @@ fn info_panel(snapshot: &Snapshot) -> String {
     let read = &snapshot.read;
     let mut out = String::new();
     match read.kind {
-        FileKind::Docx | FileKind::Pptx => {}
+        FileKind::Docx | FileKind::Pptx | FileKind::Xlsx => {}
         FileKind::Binary => out.push_str(
             "<p class=\"notice\">This file holds binary data, so its bytes are not shown.</p>",
         ),

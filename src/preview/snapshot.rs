@@ -92,7 +92,13 @@ pub struct RenderCache {
     /// The model as JSON, serialised once.
     pub model_json: OnceLock<Bytes>,
     media: Mutex<HashMap<String, Bytes>>,
+    /// Grid data of a workbook (its meta and row blocks), up to [`SHEET_CACHE_BYTES`].
+    sheet: Mutex<HashMap<(usize, u32), Bytes>>,
 }
+
+/// Most bytes of grid blocks one snapshot content keeps; blocks past it are made again
+/// on each request (cheap: a block is 200 rows formatted from the model).
+pub const SHEET_CACHE_BYTES: u64 = 16 * 1024 * 1024;
 
 impl RenderCache {
     /// Bytes held by every cached body.
@@ -108,6 +114,36 @@ impl RenderCache {
             + text(&self.office)
             + self.model_json.get().map_or(0, |b| b.len() as u64)
             + media
+            + self.sheet_bytes()
+    }
+
+    fn sheet_bytes(&self) -> u64 {
+        let map = self.sheet.lock().unwrap_or_else(|p| p.into_inner());
+        map.values().map(|v| v.len() as u64 + 16).sum()
+    }
+
+    /// A grid block (or the grid meta) made earlier, or `make`'s, kept while the cache
+    /// has room.
+    pub fn sheet_block(
+        &self,
+        key: (usize, u32),
+        make: impl FnOnce() -> Option<Bytes>,
+    ) -> Option<Bytes> {
+        if let Some(b) = self
+            .sheet
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return Some(b.clone());
+        }
+        let made = make()?;
+        let room = self.sheet_bytes() + made.len() as u64 <= SHEET_CACHE_BYTES;
+        let mut map = self.sheet.lock().unwrap_or_else(|p| p.into_inner());
+        if room {
+            return Some(map.entry(key).or_insert(made).clone());
+        }
+        Some(made)
     }
 
     /// A media part read earlier.

@@ -18,6 +18,8 @@ pub enum View {
     Document,
     /// A deck of slides rendered from its model.
     Slides,
+    /// A workbook or CSV table in the grid viewer.
+    Sheet,
     /// Metadata only.
     Info,
 }
@@ -31,6 +33,7 @@ impl View {
             View::Image => "image",
             View::Document => "document",
             View::Slides => "slides",
+            View::Sheet => "sheet",
             View::Info => "info",
         }
     }
@@ -43,6 +46,7 @@ impl View {
             View::Image => "Image",
             View::Document => "Document",
             View::Slides => "Slides",
+            View::Sheet => "Sheet",
             View::Info => "Info",
         }
     }
@@ -55,6 +59,7 @@ impl View {
             View::Image,
             View::Document,
             View::Slides,
+            View::Sheet,
             View::Info,
         ]
         .into_iter()
@@ -70,6 +75,8 @@ pub fn views_for(kind: FileKind) -> &'static [View] {
         FileKind::Image => &[View::Image],
         FileKind::Docx => &[View::Document, View::Info],
         FileKind::Pptx => &[View::Slides, View::Info],
+        FileKind::Xlsx => &[View::Sheet, View::Info],
+        FileKind::Csv => &[View::Sheet, View::Source],
         FileKind::Binary | FileKind::Other => &[View::Info],
     }
 }

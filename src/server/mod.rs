@@ -16,6 +16,7 @@ pub mod openapi;
 pub mod pool;
 pub mod response;
 pub mod routes;
+pub mod sheet;
 pub mod views;
 
 use std::net::SocketAddr;

@@ -28,6 +28,7 @@ pub const ERROR_CODES: &[(&str, u16)] = &[
     ("unsupported_media_type", 415),
     ("not_a_file", 422),
     ("corrupt", 422),
+    ("sheet_too_large", 422),
     ("image_too_large", 422),
     ("busy", 429),
     ("internal", 500),
@@ -200,6 +201,48 @@ pub fn document(server: &str) -> Value {
             &with("path"),
             any_ok(),
             &[400, 404, 413, 415, 422],
+        ),
+    );
+    add(
+        "/p/{id}/{token}/grid/",
+        get_op(
+            "sheetGrid",
+            "The spreadsheet grid viewer page of an XLSX or CSV snapshot.",
+            &snap,
+            page(),
+            &[404, 415, 422],
+        ),
+    );
+    add(
+        "/p/{id}/{token}/grid/{file}",
+        get_op(
+            "sheetGridFile",
+            "The grid's `sheet.js`, `sheet.css`, or `meta.json` (sheets, sizes, panes, styles).",
+            &with("file"),
+            any_ok(),
+            &[404, 415, 422],
+        ),
+    );
+    let mut block = with("sheet");
+    block.push(param("block"));
+    add(
+        "/p/{id}/{token}/grid/rows/{sheet}/{block}",
+        get_op(
+            "sheetRows",
+            "One block of a sheet's rows (cached per snapshot).",
+            &block,
+            json_ok(json!({})),
+            &[400, 404, 415, 422],
+        ),
+    );
+    add(
+        "/p/{id}/{token}/grid/find/{sheet}",
+        get_op(
+            "sheetFind",
+            "The first cells of a sheet whose shown text holds `q`.",
+            &with("sheet"),
+            json_ok(json!({"type": "array"})),
+            &[400, 404, 415, 422],
         ),
     );
     add(
@@ -581,8 +624,9 @@ mod tests {
     /// The axum paths of the route table, read from its source.
     fn routes() -> Vec<String> {
         include_str!("routes.rs")
-            .split(".route(\"")
+            .split(".route(")
             .skip(1)
+            .filter_map(|rest| rest.trim_start().strip_prefix('"'))
             .map(|rest| rest.split('"').next().unwrap_or("").to_string())
             .collect()
     }

@@ -23,6 +23,10 @@ pub enum FileKind {
     Docx,
     /// A PowerPoint deck (`.pptx`, `.pptm`).
     Pptx,
+    /// An Excel workbook (`.xlsx`, `.xlsm`).
+    Xlsx,
+    /// A CSV or TSV table (`.csv`, `.tsv`). Not a text kind: UTF-16 tables hold NUL bytes.
+    Csv,
     /// A text-kind file whose first 8 KiB hold a NUL byte.
     Binary,
     /// Anything else: metadata only.
@@ -195,6 +199,8 @@ impl FileKind {
             "md" | "markdown" => return FileKind::Markdown,
             "docx" | "docm" => return FileKind::Docx,
             "pptx" | "pptm" => return FileKind::Pptx,
+            "xlsx" | "xlsm" => return FileKind::Xlsx,
+            "csv" | "tsv" => return FileKind::Csv,
             _ => {}
         }
         if IMAGE_EXTENSIONS.contains(&ext) {
@@ -228,7 +234,8 @@ impl FileKind {
             FileKind::Html | FileKind::Markdown | FileKind::Source | FileKind::Text => {
                 limits.text_bytes
             }
-            FileKind::Docx | FileKind::Pptx => limits.office_bytes,
+            FileKind::Docx | FileKind::Pptx | FileKind::Xlsx => limits.office_bytes,
+            FileKind::Csv => limits.csv_bytes,
             FileKind::Image => limits.image_bytes,
             FileKind::Binary | FileKind::Other => limits.other_hash_bytes,
         }
@@ -244,6 +251,8 @@ impl FileKind {
             FileKind::Image => "image",
             FileKind::Docx => "docx",
             FileKind::Pptx => "pptx",
+            FileKind::Xlsx => "xlsx",
+            FileKind::Csv => "csv",
             FileKind::Binary => "binary",
             FileKind::Other => "other",
         }
@@ -259,6 +268,8 @@ impl FileKind {
             FileKind::Image => "Image",
             FileKind::Docx => "Word document",
             FileKind::Pptx => "PowerPoint deck",
+            FileKind::Xlsx => "Excel workbook",
+            FileKind::Csv => "CSV table",
             FileKind::Binary => "Binary",
             FileKind::Other => "File",
         }
@@ -281,6 +292,8 @@ mod tests {
         assert_eq!(FileKind::from_file_name("README.md"), FileKind::Markdown);
         assert_eq!(FileKind::from_file_name("x.docm"), FileKind::Docx);
         assert_eq!(FileKind::from_file_name("x.pptx"), FileKind::Pptx);
+        assert_eq!(FileKind::from_file_name("x.XLSM"), FileKind::Xlsx);
+        assert_eq!(FileKind::from_file_name("x.tsv"), FileKind::Csv);
         assert_eq!(FileKind::from_file_name("x.svg"), FileKind::Image);
         assert_eq!(FileKind::from_file_name("main.rs"), FileKind::Source);
         assert_eq!(FileKind::from_file_name("Makefile"), FileKind::Source);
