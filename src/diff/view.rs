@@ -872,7 +872,7 @@ fn prepare<'a>(model: &'a DiffModel, options: &ViewOptions) -> Vec<Prepared<'a>>
 /// Whether a character would be invisible or misleading if shown as is: C0 controls other
 /// than tab, DEL, the BOM, and the bidirectional controls that can reorder what a reviewer
 /// sees ("trojan source").
-fn is_hidden_control(c: char) -> bool {
+pub(crate) fn is_hidden_control(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{8}' | '\u{a}'..='\u{1f}' | '\u{7f}'
         | '\u{61c}' | '\u{200e}' | '\u{200f}'
