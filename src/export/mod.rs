@@ -355,10 +355,6 @@ impl Exporter {
                 self.native
                     .missing_glyphs
                     .fetch_add(out.missing_glyphs as u64, Relaxed);
-                let pages = match file.format {
-                    FileFormat::Png => 1,
-                    FileFormat::Pdf => 1,
-                };
                 Ok(ExportedFile {
                     format: file.format,
                     bytes: out.bytes,
@@ -370,7 +366,8 @@ impl Exporter {
                     max_width: file.max_width,
                     width: out.width,
                     height: out.height,
-                    pages,
+                    // The native PDF is one page sized to the frame.
+                    pages: 1,
                     engine: EngineName::Native,
                     missing_glyphs: out.missing_glyphs,
                 })

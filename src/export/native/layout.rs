@@ -10,6 +10,10 @@
 //! Layout stops with [`TooTall`] as soon as the frame passes the height the caller allows
 //! (derived from the pixel or page cap), so a 120,000-line patch or a 512 KiB line costs
 //! no more than the largest frame that could be drawn.
+//!
+//! Table cells have no padding: the stylesheet's `table.diff td { padding: 0 }` outranks
+//! the per-class paddings of `td.num` and `td.code`, so numbers end at their column's edge
+//! and code starts at its own.
 
 use super::fonts::{fonts, FaceId, GlyphRef, REGULAR};
 use super::text::{self, Atom, AtomKind, PILL_MARGIN, PILL_PAD, PILL_SCALE};
@@ -943,7 +947,7 @@ fn gap_row(
         cx += 6.0 + b.label(cx + 6.0, base, label, 12.0, false, p.gap_fg) + 6.0 + 8.0;
     }
     if let Some(h) = next {
-        let size = c.fs * 0.95;
+        let size = 12.0 * 0.95;
         let lh = size * 1.4;
         let base = baseline(mid - lh / 2.0, lh, size);
         let mut range = format!(
@@ -1119,7 +1123,7 @@ fn number(b: &mut Builder, c: &Cols, n: Option<usize>, right: f32, y: f32, color
         let size = c.fs * 0.86;
         let w = text::text_width(&s, size, false);
         let base = baseline(y, c.row_h, size);
-        b.label(right - 10.0 - w, base, &s, size, false, color);
+        b.label(right - w, base, &s, size, false, color);
     }
 }
 
@@ -1153,7 +1157,7 @@ fn max_lines(b: &Builder, c: &Cols, y: f32) -> u32 {
 fn unified_row(b: &mut Builder, c: &Cols, cl: &CodeLine, x: f32, y: f32) -> Result<f32, TooTall> {
     let p = b.p;
     let code_x = x + 2.0 * c.num_w + c.sign_w;
-    let t = measure(c, cl, c.code_w - 22.0, max_lines(b, c, y));
+    let t = measure(c, cl, c.code_w, max_lines(b, c, y));
     let h = t.lines as f32 * c.row_h;
     b.check(y + h)?;
     let kind = cl.line.kind;
@@ -1168,7 +1172,7 @@ fn unified_row(b: &mut Builder, c: &Cols, cl: &CodeLine, x: f32, y: f32) -> Resu
     number(b, c, cl.line.new_line, x + 2.0 * c.num_w, y, num_fg);
     let bars = c.sign_w == 8.0;
     sign(b, c, kind, x + 2.0 * c.num_w, y, h, sign_fg, bars);
-    paint_cell(b, c, cl, &t, code_x + 6.0, y);
+    paint_cell(b, c, cl, &t, code_x, y);
     Ok(y + h)
 }
 
@@ -1185,7 +1189,7 @@ fn split_row(
     let limit = max_lines(b, c, y);
     let measured: Vec<Option<CellText>> = [left, right]
         .iter()
-        .map(|s| s.map(|cl| measure(c, cl, c.code_w - 22.0, limit)))
+        .map(|s| s.map(|cl| measure(c, cl, c.code_w, limit)))
         .collect();
     let lines = measured
         .iter()
@@ -1210,7 +1214,7 @@ fn split_row(
                 };
                 number(b, c, n, sx + c.num_w, y, num_fg);
                 sign(b, c, kind, sx + c.num_w, y, h, sign_fg, c.sign_w == 8.0);
-                paint_cell(b, c, cl, t, sx + c.num_w + c.sign_w + 6.0, y);
+                paint_cell(b, c, cl, t, sx + c.num_w + c.sign_w, y);
             }
             _ => {
                 b.fill(Rect::new(sx, y, half, h), p.empty_bg, 0.0);

@@ -42,6 +42,7 @@ mod theme;
 
 pub use fonts::{image_font_css, IMAGE_FONT_FAMILY};
 pub use layout::{Frame, LayoutOptions};
+pub use raster::paint;
 
 use super::pdf::{PDF_MAX_PAGES, PDF_PAGE_CSS_PX};
 use super::{ExportError, FrameBox};
@@ -96,11 +97,20 @@ fn height_limit(file: &FileOptions) -> f32 {
     limit as f32
 }
 
+/// Lays out the frame of a diff call, refused (the size-limit error) once it is taller
+/// than `max_height` CSS px.
+pub fn frame(
+    request: &DiffRequest,
+    model: &DiffModel,
+    max_height: f32,
+) -> Result<Frame, ExportError> {
+    layout::layout(model, &layout_options(request, max_height)).map_err(|_| ExportError::SizeLimit)
+}
+
 /// Renders the file of a diff call as its `fileFormat`.
 pub fn render(request: &DiffRequest, model: &DiffModel) -> Result<NativeOutput, ExportError> {
     let file = &request.file;
-    let options = layout_options(request, height_limit(file));
-    let frame = layout::layout(model, &options).map_err(|_| ExportError::SizeLimit)?;
+    let frame = frame(request, model, height_limit(file))?;
     match file.format {
         FileFormat::Png => png(&frame, file.scale, file.max_pixels),
         FileFormat::Pdf => pdf(&frame, file.max_pixels),
