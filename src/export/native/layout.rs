@@ -1218,10 +1218,18 @@ fn split_row(
             }
             _ => {
                 b.fill(Rect::new(sx, y, half, h), p.empty_bg, 0.0);
-                b.items.push(Item::Hatch {
-                    rect: Rect::new(sx, y, half, h),
-                    color: p.hatch,
-                });
+                // Each of the three empty cells starts its own hatching, as each `td`
+                // paints its own gradient.
+                let mut cx = sx;
+                for cw in [c.num_w, c.sign_w, c.code_w] {
+                    if cw > 0.0 {
+                        b.items.push(Item::Hatch {
+                            rect: Rect::new(cx, y, cw, h),
+                            color: p.hatch,
+                        });
+                    }
+                    cx += cw;
+                }
             }
         }
     }
