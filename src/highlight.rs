@@ -260,6 +260,9 @@ pub struct StyledRun {
     pub italic: bool,
 }
 
+/// Colour, bold and italic of a run.
+type RunStyle = (Option<[u8; 4]>, bool, bool);
+
 /// Highlights `text` like [`highlight_lines`], but returns per line the runs whose style
 /// differs from the theme's default, in the light or the dark theme: the same themes and
 /// the same parse, so a native drawing gets the viewer's colours.
@@ -280,7 +283,8 @@ pub fn highlight_runs(
     let highlighter = Highlighter::new(theme);
     let default = highlighter.get_default();
     let deadline = Instant::now() + HIGHLIGHT_TIME_LIMIT;
-    let mut known: HashMap<Vec<Scope>, Option<(Option<[u8; 4]>, bool, bool)>> = HashMap::new();
+    // Resolved (colour, bold, italic) per scope stack; `None` for the default style.
+    let mut known: HashMap<Vec<Scope>, Option<RunStyle>> = HashMap::new();
     let mut parser = ParseState::new(syntax);
     let mut stack = ScopeStack::new();
     let mut lines = Vec::new();

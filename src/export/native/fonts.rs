@@ -290,9 +290,7 @@ impl Fallback {
         faces.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
         let mut candidates = Vec::new();
         for (_, family, id) in faces {
-            let ranges = db
-                .with_face_data(id, |data, index| coverage(data, index))
-                .unwrap_or_default();
+            let ranges = db.with_face_data(id, coverage).unwrap_or_default();
             if !ranges.is_empty() {
                 candidates.push(Candidate {
                     id,

@@ -264,6 +264,9 @@ enum Syntax {
     OverBudget,
 }
 
+/// Syntax runs of each line of one side.
+type LineRuns = Vec<Vec<StyledRun>>;
+
 /// One line of code to draw: its text (CR stripped), colours, word marks.
 struct CodeLine<'a> {
     text: &'a str,
@@ -658,7 +661,8 @@ fn file_box(
         Some(_) => Syntax::OverBudget,
     };
     let dark = o.theme == Theme::Dark;
-    let mut runs: Option<(Vec<Vec<StyledRun>>, Vec<Vec<StyledRun>>)> = None;
+    // Runs of the new side's lines and of the old side's.
+    let mut runs: Option<(LineRuns, LineRuns)> = None;
     if let Some(sname) = syntax_name {
         let cost = new_src.len() + old_src.len();
         if cost <= *budget {
@@ -1128,6 +1132,7 @@ fn number(b: &mut Builder, c: &Cols, n: Option<usize>, right: f32, y: f32, color
 }
 
 /// The indicator of a changed line in its sign cell.
+#[allow(clippy::too_many_arguments)]
 fn sign(
     b: &mut Builder,
     c: &Cols,

@@ -206,13 +206,10 @@ pub fn place(
             }
             line += 1;
             x = 0.0;
-            match break_at.filter(|&b| b > line_start && b <= i) {
-                Some(b) => {
-                    // Move the word that did not fit onto the new line.
-                    placed.truncate(b);
-                    i = b;
-                }
-                None => {}
+            if let Some(b) = break_at.filter(|&b| b > line_start && b <= i) {
+                // Move the word that did not fit onto the new line.
+                placed.truncate(b);
+                i = b;
             }
             line_start = i;
             break_at = None;

@@ -28,6 +28,7 @@ impl Rgba {
     }
 
     /// A colour with opacity, as CSS `rgba()`.
+    #[allow(clippy::self_named_constructors)]
     pub const fn rgba(r: u8, g: u8, b: u8, a: f32) -> Rgba {
         Rgba { r, g, b, a }
     }
