@@ -261,8 +261,8 @@ pub fn diff(source: DiffSource, format: Format, config: &Config) -> Result<Vec<u
     }
 }
 
-/// Renders a diff to PNG or PDF with the export's browser, presets and caps (the config's
-/// `diffs.defaults` choose quality, scale and width).
+/// Renders a diff to PNG or PDF with the export's engine (`export.engine`), presets and
+/// caps (the config's `diffs.defaults` choose quality, scale and width).
 pub async fn diff_file(
     source: DiffSource,
     format: crate::diff::FileFormat,

@@ -43,6 +43,8 @@ pub struct Config {
     pub office: crate::office::OfficeLimits,
     /// Headless Chromium for the diff PNG/PDF export.
     pub browser: BrowserConfig,
+    /// Which engine draws diff PNG/PDF files.
+    pub export: ExportConfig,
 }
 
 impl Default for Config {
@@ -60,6 +62,7 @@ impl Default for Config {
             diffs: DiffsConfig::default(),
             office: crate::office::OfficeLimits::default(),
             browser: BrowserConfig::default(),
+            export: ExportConfig::default(),
         }
     }
 }
@@ -325,6 +328,46 @@ impl Default for BrowserConfig {
             restart_after_renders: 500,
         }
     }
+}
+
+/// Which engine draws diff PNG/PDF files.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    Deserialize,
+    Serialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportEngine {
+    /// The native renderer (no browser needed).
+    #[default]
+    Auto,
+    /// The native renderer: the diff model drawn directly, no browser.
+    Native,
+    /// The viewer's image page rendered by headless Chromium (`[browser]`).
+    Chromium,
+}
+
+impl ExportEngine {
+    /// Whether renders go to the browser.
+    pub fn uses_browser(self) -> bool {
+        self == ExportEngine::Chromium
+    }
+}
+
+/// The diff PNG/PDF export.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExportConfig {
+    /// `auto` (the native renderer), `native`, or `chromium` (the viewer page in headless
+    /// Chromium, the `[browser]` section). Contract fields and errors are the same either way.
+    pub engine: ExportEngine,
 }
 
 /// Why a configuration could not be loaded.

@@ -244,6 +244,106 @@ fn highlight_until(
     Some(lines)
 }
 
+/// One styled run of a highlighted line, for renderers that draw text themselves (the
+/// native diff export): byte range within the line and the theme's resolved style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StyledRun {
+    /// First byte of the run within its line.
+    pub start: usize,
+    /// One past its last byte.
+    pub end: usize,
+    /// Text colour as RGBA; `None` when it is the theme's default (the page colour shows).
+    pub color: Option<[u8; 4]>,
+    /// Bold text.
+    pub bold: bool,
+    /// Italic text.
+    pub italic: bool,
+}
+
+/// Colour, bold and italic of a run.
+type RunStyle = (Option<[u8; 4]>, bool, bool);
+
+/// Highlights `text` like [`highlight_lines`], but returns per line the runs whose style
+/// differs from the theme's default, in the light or the dark theme: the same themes and
+/// the same parse, so a native drawing gets the viewer's colours.
+pub fn highlight_runs(
+    text: &str,
+    lang: Option<&str>,
+    file_name: &str,
+    dark: bool,
+) -> Option<Vec<Vec<StyledRun>>> {
+    let syntax = find_syntax(lang, file_name)?;
+    let set = syntaxes();
+    let (light, dark_palette) = palettes();
+    let theme = if dark {
+        &dark_palette.theme
+    } else {
+        &light.theme
+    };
+    let highlighter = Highlighter::new(theme);
+    let default = highlighter.get_default();
+    let deadline = Instant::now() + HIGHLIGHT_TIME_LIMIT;
+    // Resolved (colour, bold, italic) per scope stack; `None` for the default style.
+    let mut known: HashMap<Vec<Scope>, Option<RunStyle>> = HashMap::new();
+    let mut parser = ParseState::new(syntax);
+    let mut stack = ScopeStack::new();
+    let mut lines = Vec::new();
+    for line in LinesWithEndings::from(text) {
+        if Instant::now() > deadline {
+            return None;
+        }
+        let ops = parser.parse_line(line, set).ok()?;
+        let body_len = line.strip_suffix('\n').unwrap_or(line).len();
+        let mut runs: Vec<StyledRun> = Vec::new();
+        let mut pos = 0;
+        for (at, op) in ops
+            .iter()
+            .map(|(at, op)| (Some(*at), Some(op)))
+            .chain([(None, None)])
+        {
+            let end = at.unwrap_or(body_len).min(body_len);
+            if end > pos {
+                let style = *known.entry(stack.as_slice().to_vec()).or_insert_with(|| {
+                    let s = highlighter.style_for_stack(stack.as_slice());
+                    let color = (s.foreground != default.foreground).then_some([
+                        s.foreground.r,
+                        s.foreground.g,
+                        s.foreground.b,
+                        s.foreground.a,
+                    ]);
+                    let bold = s.font_style.contains(FontStyle::BOLD);
+                    let italic = s.font_style.contains(FontStyle::ITALIC);
+                    (color.is_some() || bold || italic).then_some((color, bold, italic))
+                });
+                if let Some((color, bold, italic)) = style {
+                    match runs.last_mut() {
+                        Some(last)
+                            if last.end == pos
+                                && (last.color, last.bold, last.italic)
+                                    == (color, bold, italic) =>
+                        {
+                            last.end = end;
+                        }
+                        _ => runs.push(StyledRun {
+                            start: pos,
+                            end,
+                            color,
+                            bold,
+                            italic,
+                        }),
+                    }
+                }
+                pos = end;
+            }
+            if let Some(op) = op {
+                stack.apply(op).ok()?;
+            }
+        }
+        lines.push(runs);
+    }
+    Some(lines)
+}
+
 /// The classes of each scope stack seen so far. Resolving a stack against a theme walks
 /// all of its rules; a file repeats the same few hundred stacks, so each is resolved once.
 struct StyleCache {

@@ -100,7 +100,7 @@ struct DiffArgs {
     /// A unified patch (`git diff`, `diff -u`, hg, svn).
     #[arg(long, conflicts_with_all = ["before", "after"])]
     patch: Option<PathBuf>,
-    /// Output format (png and pdf render in headless Chromium with the export's caps).
+    /// Output format (png and pdf with the export's engine and caps).
     #[arg(long, value_enum, default_value = "html")]
     format: DiffFormat,
     /// Write here instead of standard output.
@@ -109,6 +109,9 @@ struct DiffArgs {
     /// TOML configuration file (diff defaults).
     #[arg(long, env = "PREVIEWD_CONFIG")]
     config: Option<PathBuf>,
+    /// Engine for png and pdf (`export.engine`; auto draws natively, no browser needed).
+    #[arg(long, value_enum)]
+    export_engine: Option<previewd::config::ExportEngine>,
 }
 
 #[derive(clap::Args)]
@@ -154,6 +157,9 @@ struct ServeArgs {
     /// Log as JSON lines instead of text.
     #[arg(long)]
     log_json: bool,
+    /// Engine for diff PNG/PDF files (`export.engine`).
+    #[arg(long, value_enum)]
+    export_engine: Option<previewd::config::ExportEngine>,
 }
 
 fn main() -> ExitCode {
@@ -171,7 +177,10 @@ fn main() -> ExitCode {
             finish(result, args.output.as_deref())
         }
         Command::Diff(args) => {
-            let result = load_config(args.config.as_deref()).and_then(|config| {
+            let result = load_config(args.config.as_deref()).and_then(|mut config| {
+                if let Some(engine) = args.export_engine {
+                    config.export.engine = engine;
+                }
                 let source = match (&args.patch, &args.before, &args.after) {
                     (Some(patch), _, _) => {
                         let (patch, not_utf8) = read_text(patch)?;
@@ -299,6 +308,9 @@ fn run_serve(args: ServeArgs) -> ExitCode {
         }
     };
     // Flags win over the file and the environment.
+    if let Some(engine) = args.export_engine {
+        config.export.engine = engine;
+    }
     config.workspaces.extend(args.workspaces);
     config.workspace_parents.extend(args.workspace_parents);
     if let Some(listen) = args.listen {

@@ -396,7 +396,8 @@ async fn expired_artifacts_are_gone_and_live_ones_survive_a_restart() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn file_mode_renders_a_png_and_no_viewer() {
-    let s = start(|_| {}).await;
+    // The browser engine; tests/export_native.rs covers the default (native) one.
+    let s = start(|c| c.export.engine = previewd::config::ExportEngine::Chromium).await;
     let health: Value = s.get("/healthz").await.json().await.unwrap();
     assert_eq!(
         health["browser"]["state"], "not_started",
@@ -451,7 +452,11 @@ async fn both_mode_returns_viewer_and_pdf() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn without_a_browser_file_mode_fails_and_both_keeps_the_viewer() {
-    let s = start(|c| c.browser.executable_path = Some("/nonexistent/chromium".into())).await;
+    let s = start(|c| {
+        c.browser.executable_path = Some("/nonexistent/chromium".into());
+        c.export.engine = previewd::config::ExportEngine::Chromium;
+    })
+    .await;
     let (status, body) = diff(&s, json!({"before": "a\n", "after": "b\n", "mode": "file"})).await;
     assert_eq!(status, 503, "{body}");
     assert_eq!(body["error"]["code"], "browser_unavailable");

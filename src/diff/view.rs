@@ -213,6 +213,12 @@ pub fn render(model: &DiffModel, options: &ViewOptions) -> String {
             "<script src=\"{prefix}viewer-runtime.js\" defer></script>\n<script src=\"{prefix}viewer.js\" defer></script>"
         )
     };
+    let mut vars = css_vars(&options.presentation);
+    if image {
+        // The image page draws with the fonts the native export ships, so both engines
+        // show the same glyphs.
+        vars.push_str(crate::export::native::image_font_css());
+    }
     fill(
         TEMPLATE,
         &[
@@ -220,7 +226,7 @@ pub fn render(model: &DiffModel, options: &ViewOptions) -> String {
             ("title", &escape(&options.title)),
             ("css", STYLESHEET),
             ("highlight_css", highlight::stylesheet()),
-            ("vars", &css_vars(&options.presentation)),
+            ("vars", &vars),
             ("scripts", &scripts),
             ("body_class", if image { "image" } else { "viewer" }),
             ("body", &body),
@@ -905,7 +911,7 @@ fn prepare<'a>(model: &'a DiffModel, options: &ViewOptions) -> Vec<Prepared<'a>>
 /// Whether a character would be invisible or misleading if shown as is: C0 controls other
 /// than tab, DEL, the BOM, and the bidirectional controls that can reorder what a reviewer
 /// sees ("trojan source").
-fn is_hidden_control(c: char) -> bool {
+pub(crate) fn is_hidden_control(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{8}' | '\u{a}'..='\u{1f}' | '\u{7f}'
         | '\u{61c}' | '\u{200e}' | '\u{200f}'

@@ -20,6 +20,7 @@
 
 mod browser;
 mod discover;
+pub mod native;
 mod pdf;
 mod png;
 
@@ -35,7 +36,7 @@ pub use discover::{
 pub use pdf::{PdfOptions, PdfOutput, PdfPaper, PDF_MAX_PAGES, PDF_PAGE_CSS_PX};
 pub use png::{PngOptions, PngOutput, MAX_TILE_DEVICE_PX};
 
-use crate::config::{BrowserConfig, Config};
+use crate::config::{BrowserConfig, Config, ExportEngine};
 use crate::diff::input::Presentation;
 use crate::diff::model::{DiffModel, LineKind};
 use crate::diff::options::{FileFormat, FileQuality};
@@ -120,6 +121,57 @@ pub struct ExportedFile {
     pub height: u32,
     /// PDF pages (1 for a PNG).
     pub pages: u32,
+    /// The engine that drew it (not part of the contract's fields).
+    #[serde(skip)]
+    pub engine: EngineName,
+    /// Characters no font had, drawn as boxes (native engine; 0 for Chromium).
+    #[serde(skip)]
+    pub missing_glyphs: usize,
+}
+
+/// Which engine drew a file, as `/healthz` and `/metrics` name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineName {
+    /// `export::native`.
+    #[default]
+    Native,
+    /// Headless Chromium.
+    Chromium,
+}
+
+/// Renders and failures of one engine.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EngineCounter {
+    /// Renders that produced a file.
+    pub renders: u64,
+    /// Renders that failed (limits, timeouts, browser failures; not 429s).
+    pub failures: u64,
+}
+
+/// Counters per engine, for `/healthz` (`export.byEngine`) and `/metrics`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EngineStats {
+    /// The engine diff files go to (`native` for `auto`).
+    pub engine: EngineName,
+    /// The native renderer.
+    pub native: EngineCounter,
+    /// Headless Chromium.
+    pub chromium: EngineCounter,
+    /// Characters the native renderer found in no font, over all its renders.
+    pub missing_glyphs: u64,
+}
+
+/// The native engine's counters and its bound on renders at once.
+struct NativeState {
+    renders: std::sync::atomic::AtomicU64,
+    failures: std::sync::atomic::AtomicU64,
+    missing_glyphs: std::sync::atomic::AtomicU64,
+    /// One render per core: each holds a band of pixels and its PNG, and more at once
+    /// would only make each slower.
+    slots: tokio::sync::Semaphore,
 }
 
 impl ExportedFile {
@@ -138,6 +190,8 @@ impl ExportedFile {
 #[derive(Clone)]
 pub struct Exporter {
     pool: Arc<Pool>,
+    engine: ExportEngine,
+    native: Arc<NativeState>,
 }
 
 impl std::fmt::Debug for Exporter {
@@ -149,16 +203,57 @@ impl std::fmt::Debug for Exporter {
 }
 
 impl Exporter {
-    /// An exporter with these limits. Starts nothing.
+    /// An exporter with these browser limits whose diff files go to Chromium. Starts
+    /// nothing.
     pub fn new(config: &BrowserConfig) -> Exporter {
+        Exporter::with_engine(config, ExportEngine::Chromium)
+    }
+
+    /// An exporter with these browser limits whose diff files go to `engine`.
+    pub fn with_engine(config: &BrowserConfig, engine: ExportEngine) -> Exporter {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Exporter {
             pool: Pool::new(Settings::from(config)),
+            engine,
+            native: Arc::new(NativeState {
+                renders: Default::default(),
+                failures: Default::default(),
+                missing_glyphs: Default::default(),
+                slots: tokio::sync::Semaphore::new(cores.max(1)),
+            }),
         }
     }
 
-    /// An exporter from the service's configuration (its `[browser]` section).
+    /// An exporter from the service's configuration (`[export]` and `[browser]`).
     pub fn from_config(config: &Config) -> Exporter {
-        Exporter::new(&config.browser)
+        Exporter::with_engine(&config.browser, config.export.engine)
+    }
+
+    /// The engine diff files go to (`auto` is the native one).
+    pub fn engine(&self) -> EngineName {
+        if self.engine.uses_browser() {
+            EngineName::Chromium
+        } else {
+            EngineName::Native
+        }
+    }
+
+    /// Renders and failures per engine.
+    pub fn engine_stats(&self) -> EngineStats {
+        use std::sync::atomic::Ordering::Relaxed;
+        let browser = self.pool.shared.stats();
+        EngineStats {
+            engine: self.engine(),
+            native: EngineCounter {
+                renders: self.native.renders.load(Relaxed),
+                failures: self.native.failures.load(Relaxed),
+            },
+            chromium: EngineCounter {
+                renders: browser.renders,
+                failures: browser.failures,
+            },
+            missing_glyphs: self.native.missing_glyphs.load(Relaxed),
+        }
     }
 
     /// The browser's state, without starting it.
@@ -166,9 +261,14 @@ impl Exporter {
         self.pool.shared.state()
     }
 
-    /// Counters and queue length.
+    /// Counters and queue length: renders and failures over both engines, the rest the
+    /// browser's.
     pub fn stats(&self) -> ExportStats {
-        self.pool.shared.stats()
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut stats = self.pool.shared.stats();
+        stats.renders += self.native.renders.load(Relaxed);
+        stats.failures += self.native.failures.load(Relaxed);
+        stats
     }
 
     /// Closes the browser now; the next render starts a new one.
@@ -221,6 +321,70 @@ impl Exporter {
         request: &DiffRequest,
         model: &DiffModel,
     ) -> Result<ExportedFile, ExportError> {
+        if self.engine.uses_browser() {
+            self.render_diff_chromium(request, model).await
+        } else {
+            self.render_diff_native(request, model).await
+        }
+    }
+
+    /// [`Exporter::render_diff`] on the native engine: drawn on a blocking thread, one
+    /// render per core at a time.
+    async fn render_diff_native(
+        &self,
+        request: &DiffRequest,
+        model: &DiffModel,
+    ) -> Result<ExportedFile, ExportError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let result = {
+            let _slot = self
+                .native
+                .slots
+                .acquire()
+                .await
+                .map_err(|_| ExportError::Busy)?;
+            let (request, model) = (request.clone(), model.clone());
+            tokio::task::spawn_blocking(move || native::render(&request, &model))
+                .await
+                .unwrap_or_else(|_| Err(ExportError::Browser("the native render panicked".into())))
+        };
+        let file = &request.file;
+        match result {
+            Ok(out) => {
+                self.native.renders.fetch_add(1, Relaxed);
+                self.native
+                    .missing_glyphs
+                    .fetch_add(out.missing_glyphs as u64, Relaxed);
+                Ok(ExportedFile {
+                    format: file.format,
+                    bytes: out.bytes,
+                    quality: file.quality,
+                    scale: match file.format {
+                        FileFormat::Png => out.scale,
+                        FileFormat::Pdf => file.scale,
+                    },
+                    max_width: file.max_width,
+                    width: out.width,
+                    height: out.height,
+                    // The native PDF is one page sized to the frame.
+                    pages: 1,
+                    engine: EngineName::Native,
+                    missing_glyphs: out.missing_glyphs,
+                })
+            }
+            Err(e) => {
+                self.native.failures.fetch_add(1, Relaxed);
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Exporter::render_diff`] in headless Chromium.
+    async fn render_diff_chromium(
+        &self,
+        request: &DiffRequest,
+        model: &DiffModel,
+    ) -> Result<ExportedFile, ExportError> {
         let file = &request.file;
         // Refuse hopeless frames before building a page for them: every row is at least
         // one line tall, so this is a lower bound of the frame's height.
@@ -258,6 +422,8 @@ impl Exporter {
                     width: out.width,
                     height: out.height,
                     pages: 1,
+                    engine: EngineName::Chromium,
+                    missing_glyphs: 0,
                 })
             }
             FileFormat::Pdf => {
@@ -271,6 +437,8 @@ impl Exporter {
                     width: out.css_width.ceil() as u32,
                     height: out.css_height.ceil() as u32,
                     pages: out.pages,
+                    engine: EngineName::Chromium,
+                    missing_glyphs: 0,
                 })
             }
         }

@@ -77,8 +77,8 @@ pub struct PngOutput {
 
 /// The frame in device pixels at one scale.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Plan {
-    scale: f64,
+pub(crate) struct Plan {
+    pub(crate) scale: f64,
     x: f64,
     y: f64,
     width: u32,
@@ -86,7 +86,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(frame: &FrameBox, scale: f64) -> Plan {
+    pub(crate) fn new(frame: &FrameBox, scale: f64) -> Plan {
         Plan {
             scale,
             x: (frame.x * scale).floor(),
@@ -96,7 +96,7 @@ impl Plan {
         }
     }
 
-    fn pixels(&self) -> u64 {
+    pub(crate) fn pixels(&self) -> u64 {
         u64::from(self.width) * u64::from(self.height)
     }
 
@@ -113,7 +113,7 @@ impl Plan {
 }
 
 /// The next scale to try when `plan` is over `cap`, or `None` when nothing fits.
-fn lower_scale(frame: &FrameBox, plan: &Plan, cap: u64) -> Option<f64> {
+pub(crate) fn lower_scale(frame: &FrameBox, plan: &Plan, cap: u64) -> Option<f64> {
     if Plan::new(frame, MIN_FILE_SCALE).pixels() > cap || plan.scale <= MIN_FILE_SCALE {
         return None;
     }

@@ -150,6 +150,7 @@ pub async fn health(State(state): State<Arc<AppState>>) -> Response {
         pool: crate::server::pool::PoolStats,
         browser: crate::export::BrowserState,
         export: crate::export::ExportStats,
+        export_engines: crate::export::EngineStats,
     }
     json(
         StatusCode::OK,
@@ -163,6 +164,7 @@ pub async fn health(State(state): State<Arc<AppState>>) -> Response {
             // Reported without starting the browser.
             browser: state.exporter.state(),
             export: state.exporter.stats(),
+            export_engines: state.exporter.engine_stats(),
         },
     )
 }

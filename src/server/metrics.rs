@@ -178,6 +178,30 @@ pub fn render(state: &AppState) -> String {
         "PNG/PDF renders that failed (limits, timeouts, browser failures).",
         export.failures,
     );
+    let engines = state.exporter.engine_stats();
+    for (name, help, pick) in [
+        (
+            "export_engine_renders_total",
+            "PNG/PDF renders that produced a file, by engine.",
+            (|c: &crate::export::EngineCounter| c.renders)
+                as fn(&crate::export::EngineCounter) -> u64,
+        ),
+        (
+            "export_engine_failures_total",
+            "PNG/PDF renders that failed, by engine.",
+            |c: &crate::export::EngineCounter| c.failures,
+        ),
+    ] {
+        page.family(name, "counter", help);
+        page.sample(name, "engine=\"native\"", pick(&engines.native));
+        page.sample(name, "engine=\"chromium\"", pick(&engines.chromium));
+    }
+    page.one(
+        "export_missing_glyphs_total",
+        "counter",
+        "Characters the native renderer found in no font (drawn as boxes).",
+        engines.missing_glyphs,
+    );
     page.one(
         "export_rejected_total",
         "counter",
