@@ -21,6 +21,7 @@ pub mod export;
 pub mod highlight;
 pub mod markup;
 pub mod office;
+pub mod pdf;
 pub mod preview;
 pub mod server;
 pub mod time;
