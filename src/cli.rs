@@ -18,7 +18,7 @@ use crate::highlight::{highlight_lines, plain_lines};
 use crate::markup::{escape, human_size};
 use crate::office::docx::{render_html, RenderOptions};
 use crate::preview::image::inspect;
-use crate::preview::office::{parse, OfficeModel};
+use crate::preview::office::OfficeModel;
 use crate::workspace::{check_relative_path, Door, FileKind, ScopedRead, Workspaces};
 
 /// Output format of the `preview` and `diff` commands.
@@ -60,7 +60,7 @@ pub fn preview_file(file: &Path, format: Format, config: &Config) -> Result<Vec<
     let root = workspaces.roots()[0].clone();
     let relative = check_relative_path(name, config.limits.relative_path_bytes)?;
     let read = door.read_in(&root, relative)?;
-    let office = parse(&read, &config.office)?;
+    let office = crate::preview::office::parse_with(&read, &config.office, &config.pdf)?;
     match format {
         Format::Json => match &office {
             Some(model) => model.to_json(),
@@ -85,6 +85,9 @@ fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
 /// A self-contained page: inline styles, no scripts, images as `data:` URLs. An HTML file is
 /// shown as its source: outside previewd's sandbox its scripts must not run.
 fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Config) -> String {
+    if let Some(OfficeModel::Pdf(doc)) = office {
+        return crate::pdf::html::standalone(doc, 1.5, 100);
+    }
     if let Some(model) = office {
         let bytes = read.bytes.as_deref().unwrap_or_default();
         // One opened package for all pictures: reopening it per picture cost most of the
@@ -113,6 +116,7 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
                     ..crate::office::pptx::RenderOptions::default()
                 },
             ),
+            OfficeModel::Pdf(doc) => crate::pdf::html::standalone(doc, 1.5, 100),
         };
     }
     let mut body = String::new();

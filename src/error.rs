@@ -55,6 +55,9 @@ pub enum Error {
     /// An Office file (or another structured file) that cannot be parsed safely.
     #[error("{0}")]
     Corrupt(String),
+    /// A PDF that needs a password (or uses an encryption previewd cannot read).
+    #[error("{0}")]
+    Encrypted(String),
     /// The caller must authenticate (remote access with a bearer token).
     #[error("a valid bearer token is required")]
     Unauthorized,
@@ -120,6 +123,7 @@ impl Error {
             Error::TooLarge { .. } => "too_large",
             Error::Unsupported(_) => "unsupported",
             Error::Corrupt(_) => "corrupt",
+            Error::Encrypted(_) => "encrypted",
             Error::Unauthorized => "unauthorized",
             Error::ForbiddenHost => "forbidden_host",
             Error::CrossSite(_) => "cross_site_request",
@@ -146,7 +150,7 @@ impl Error {
             | Error::ForbiddenHost
             | Error::CrossSite(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
-            Error::NotAFile(_) | Error::Corrupt(_) | Error::ImageTooLarge => {
+            Error::NotAFile(_) | Error::Corrupt(_) | Error::Encrypted(_) | Error::ImageTooLarge => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
             Error::TooLarge { .. } | Error::RequestTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -247,6 +251,7 @@ mod tests {
             Error::TooLarge { size: 0, limit: 0 },
             Error::Unsupported(String::new()),
             Error::Corrupt(String::new()),
+            Error::Encrypted(String::new()),
             Error::Unauthorized,
             Error::ForbiddenHost,
             Error::CrossSite(String::new()),

@@ -37,6 +37,7 @@
 //! [`raster::timeout_tile`] past it (the render itself is bounded by the pixel caps).
 
 pub mod guard;
+pub mod html;
 pub mod limits;
 pub mod model;
 pub mod raster;

@@ -16,6 +16,8 @@ pub enum OfficeModel {
     Docx(Arc<Document>),
     /// A PowerPoint deck.
     Pptx(Arc<Presentation>),
+    /// A PDF document, opened once (its pages are rendered on request).
+    Pdf(Arc<crate::pdf::PdfDocument>),
 }
 
 impl OfficeModel {
@@ -24,6 +26,7 @@ impl OfficeModel {
         let result = match self {
             OfficeModel::Docx(doc) => serde_json::to_vec(doc.as_ref()),
             OfficeModel::Pptx(deck) => serde_json::to_vec(deck.as_ref()),
+            OfficeModel::Pdf(doc) => serde_json::to_vec(&doc.model),
         };
         result.map_err(|e| {
             tracing::error!(error = %e, "cannot serialize an Office model");
@@ -36,6 +39,7 @@ impl OfficeModel {
         match self {
             OfficeModel::Docx(doc) => doc.media.iter().any(|m| m.part == part && m.displayable),
             OfficeModel::Pptx(deck) => deck.shows_media(part),
+            OfficeModel::Pdf(_) => false,
         }
     }
 }
@@ -51,6 +55,24 @@ pub fn office_error(e: OfficeError) -> Error {
 
 /// Parses the snapshot's bytes when the kind is an Office kind previewd renders.
 pub fn parse(read: &ScopedRead, limits: &OfficeLimits) -> Result<Option<OfficeModel>, Error> {
+    parse_with(read, limits, &crate::pdf::PdfLimits::default())
+}
+
+/// [`parse`], with the PDF stage's limits; a PDF is opened (pre-scanned, parsed and its
+/// model read) here, so one that cannot be shown is refused up front.
+pub fn parse_with(
+    read: &ScopedRead,
+    limits: &OfficeLimits,
+    pdf_limits: &crate::pdf::PdfLimits,
+) -> Result<Option<OfficeModel>, Error> {
+    if read.kind == FileKind::Pdf {
+        let Some(bytes) = read.bytes.clone() else {
+            return Ok(None);
+        };
+        return crate::pdf::PdfDocument::open(bytes, pdf_limits)
+            .map(|doc| Some(OfficeModel::Pdf(Arc::new(doc))))
+            .map_err(pdf_error);
+    }
     let Some(bytes) = read.bytes.as_deref() else {
         return Ok(None);
     };
@@ -62,6 +84,16 @@ pub fn parse(read: &ScopedRead, limits: &OfficeLimits) -> Result<Option<OfficeMo
             .map(|deck| Some(OfficeModel::Pptx(Arc::new(deck))))
             .map_err(office_error),
         _ => Ok(None),
+    }
+}
+
+/// Maps a refusal of the PDF stage to the service's error.
+pub fn pdf_error(e: crate::pdf::PdfError) -> Error {
+    match e {
+        crate::pdf::PdfError::Encrypted(reason) => Error::Encrypted(reason),
+        crate::pdf::PdfError::Corrupt(reason) => Error::Corrupt(reason),
+        crate::pdf::PdfError::NoSuchPage(_) => Error::not_found(e.to_string()),
+        crate::pdf::PdfError::Internal => Error::Internal,
     }
 }
 
@@ -80,6 +112,7 @@ pub fn media_parts(model: &OfficeModel) -> Vec<String> {
             .filter(|m| m.displayable)
             .map(|m| m.part.clone())
             .collect(),
+        OfficeModel::Pdf(_) => Vec::new(),
     }
 }
 

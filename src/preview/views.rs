@@ -18,6 +18,8 @@ pub enum View {
     Document,
     /// A deck of slides rendered from its model.
     Slides,
+    /// The pages of a PDF, rasterized on the server, with a text layer.
+    Pages,
     /// Metadata only.
     Info,
 }
@@ -31,6 +33,7 @@ impl View {
             View::Image => "image",
             View::Document => "document",
             View::Slides => "slides",
+            View::Pages => "pages",
             View::Info => "info",
         }
     }
@@ -43,6 +46,7 @@ impl View {
             View::Image => "Image",
             View::Document => "Document",
             View::Slides => "Slides",
+            View::Pages => "Pages",
             View::Info => "Info",
         }
     }
@@ -55,6 +59,7 @@ impl View {
             View::Image,
             View::Document,
             View::Slides,
+            View::Pages,
             View::Info,
         ]
         .into_iter()
@@ -70,6 +75,7 @@ pub fn views_for(kind: FileKind) -> &'static [View] {
         FileKind::Image => &[View::Image],
         FileKind::Docx => &[View::Document, View::Info],
         FileKind::Pptx => &[View::Slides, View::Info],
+        FileKind::Pdf => &[View::Pages, View::Info],
         FileKind::Binary | FileKind::Other => &[View::Info],
     }
 }

@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::{activity, api, diffs, guard, metrics, views, AppState};
+use super::{activity, api, diffs, guard, metrics, pdf, views, AppState};
 use crate::error::Error;
 
 /// Builds the router over shared state.
@@ -25,6 +25,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/p/{id}/{token}/model.json", get(views::model_json))
         .route("/p/{id}/{token}/media/{*part}", get(views::media))
         .route("/p/{id}/{token}/doc/{*path}", get(views::document))
+        .route("/p/{id}/{token}/page/{n}", get(pdf::page))
+        .route("/p/{id}/{token}/text/{n}", get(pdf::text))
         .route("/p/{id}/{token}/{view}", get(views::shell_view))
         .route("/w/{workspace}/{*path}", get(views::browse))
         .route("/static/{file}", get(views::static_file))

@@ -23,6 +23,8 @@ pub enum FileKind {
     Docx,
     /// A PowerPoint deck (`.pptx`, `.pptm`).
     Pptx,
+    /// A PDF document (`.pdf`).
+    Pdf,
     /// A text-kind file whose first 8 KiB hold a NUL byte.
     Binary,
     /// Anything else: metadata only.
@@ -195,6 +197,7 @@ impl FileKind {
             "md" | "markdown" => return FileKind::Markdown,
             "docx" | "docm" => return FileKind::Docx,
             "pptx" | "pptm" => return FileKind::Pptx,
+            "pdf" => return FileKind::Pdf,
             _ => {}
         }
         if IMAGE_EXTENSIONS.contains(&ext) {
@@ -229,6 +232,7 @@ impl FileKind {
                 limits.text_bytes
             }
             FileKind::Docx | FileKind::Pptx => limits.office_bytes,
+            FileKind::Pdf => limits.pdf_bytes,
             FileKind::Image => limits.image_bytes,
             FileKind::Binary | FileKind::Other => limits.other_hash_bytes,
         }
@@ -244,6 +248,7 @@ impl FileKind {
             FileKind::Image => "image",
             FileKind::Docx => "docx",
             FileKind::Pptx => "pptx",
+            FileKind::Pdf => "pdf",
             FileKind::Binary => "binary",
             FileKind::Other => "other",
         }
@@ -259,6 +264,7 @@ impl FileKind {
             FileKind::Image => "Image",
             FileKind::Docx => "Word document",
             FileKind::Pptx => "PowerPoint deck",
+            FileKind::Pdf => "PDF document",
             FileKind::Binary => "Binary",
             FileKind::Other => "File",
         }
@@ -281,6 +287,7 @@ mod tests {
         assert_eq!(FileKind::from_file_name("README.md"), FileKind::Markdown);
         assert_eq!(FileKind::from_file_name("x.docm"), FileKind::Docx);
         assert_eq!(FileKind::from_file_name("x.pptx"), FileKind::Pptx);
+        assert_eq!(FileKind::from_file_name("Report.PDF"), FileKind::Pdf);
         assert_eq!(FileKind::from_file_name("x.svg"), FileKind::Image);
         assert_eq!(FileKind::from_file_name("main.rs"), FileKind::Source);
         assert_eq!(FileKind::from_file_name("Makefile"), FileKind::Source);
