@@ -117,6 +117,11 @@ impl PdfDocument {
             LoadPdfError::Decryption(_) => {
                 PdfError::Encrypted("the PDF's encryption dictionary is damaged".into())
             }
+            // hayro reports a file it cannot decrypt with the empty password as unreadable
+            // when the password check fails inside its repair path.
+            LoadPdfError::Invalid if scan.encrypted => PdfError::Encrypted(
+                "the PDF is encrypted and does not open without a password; previewd opens only PDFs without one".into(),
+            ),
             LoadPdfError::Invalid => PdfError::Corrupt("the PDF cannot be parsed".into()),
         })?;
         if pdf.len() > limits.max_objects {
