@@ -223,6 +223,21 @@
       layout();
     }
   });
+  // A match that the page's find (`window.find`) or the keyboard selected out of view is
+  // brought into view (Chromium selects it without scrolling the page column); the page's
+  // raster then follows through the observer.
+  document.addEventListener('selectionchange', function () {
+    var selection = document.getSelection();
+    if (!selection || selection.isCollapsed || !selection.focusNode) return;
+    var node = selection.focusNode.nodeType === 1 ? selection.focusNode : selection.focusNode.parentElement;
+    var span = node && node.closest && node.closest('.pdf-text span');
+    if (!span || !scroller.contains(span)) return;
+    var view = scroller.getBoundingClientRect();
+    var at = span.getBoundingClientRect();
+    if (at.bottom < view.top || at.top > view.bottom) {
+      scroller.scrollTop += at.top - view.top - scroller.clientHeight / 3;
+    }
+  });
   zoomSelect.addEventListener('change', function () { setMode(zoomSelect.value); });
   input.addEventListener('change', function () { go(+input.value); });
   input.addEventListener('keydown', function (e) { if (e.key === 'Enter') go(+input.value); });
