@@ -18,9 +18,11 @@ fn fixture(name: &str) -> Vec<u8> {
 
 const TIKA_TEXT: &str = "Apache Tika - Apache Tika http://incubator.apache.org/tika/ Tika - Content Analysis Toolkit Apache Tika is a toolkit for detecting and extracting metadata and structured text content from various documents using existing parser libraries. Apache Tika is an effort undergoing incubation at The Apache Software Foundation (ASF), sponsored by the Apache Lucene PMC. Incubation is required of all newly accepted projects until a further review indicates that the infrastructure, communications, and decision making process have stabilized in a manner consistent with other successful ASF projects. While incubation status is not necessarily a reflection of the completeness or stability of the code, it does indicate that the project has yet to be fully endorsed by the ASF. See the Apache Tika Incubation Status page for the current incubation status. Latest News March 22nd, 2007: Apache Tika project started The Apache Tika project was formally started when the Tika proposal was accepted by the Apache Incubator PMC. 1 of 1 15.9.2007 11:02";
 
-/// `(file, [(width, height, rotation)], pdftotext's words)`, from `pdfinfo -f 1 -l N` and
-/// `pdftotext` (poppler 22).
-fn corpus() -> Vec<(&'static str, Vec<(f64, f64, u64)>, &'static str)> {
+/// Width and height in points and rotation in degrees of one page, as `pdfinfo` says.
+type PageSize = (f64, f64, u64);
+
+/// `(file, pages, pdftotext's words)`, from `pdfinfo -f 1 -l N` and `pdftotext` (poppler 22).
+fn corpus() -> Vec<(&'static str, Vec<PageSize>, &'static str)> {
     vec![
         ("tika-testPDF.pdf", vec![(595.0, 842.0, 0)], TIKA_TEXT),
         // The same page turned by /Rotate 90: its words in another order.
