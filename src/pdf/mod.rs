@@ -10,12 +10,15 @@
 //! renderer that covers the PDF imaging model (Type 1/CFF/TrueType/Type 3 fonts with
 //! embedded substitutes for the standard 14, shadings, soft masks, blend modes, JPEG,
 //! JPEG 2000, JBIG2 and CCITT images, optional content, and decryption of RC4 and AES
-//! files). The alternatives on crates.io that are pure Rust:
+//! files). The alternatives on crates.io that are pure Rust, judged from their own
+//! documentation and source (they were not run on the corpus: the session's build time
+//! went to hayro's path):
 //! - `pdf` with `pdf_render` (pathfinder): the renderer crate is unmaintained, misses
 //!   shadings, Type 3 and most image filters, and was not kept up with `pdf`;
 //! - `lopdf`: structure only (objects, streams, text extraction by operator), no renderer.
 //!
-//! See `benches/README.md` ("PDF") for how hayro did on the 60 files of the real corpus.
+//! hayro 0.9 needs Rust 1.92, which set previewd's `rust-version`. See `benches/README.md`
+//! ("PDF") for how it did on the 60 files of the real corpus against poppler.
 //!
 //! Text with positions comes from the interpreter: [`text`] implements hayro's `Device`
 //! and keeps each glyph's Unicode value (ToUnicode, glyph names, the Adobe glyph list) with
