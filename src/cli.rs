@@ -18,7 +18,7 @@ use crate::highlight::{highlight_lines, plain_lines};
 use crate::markup::{escape, human_size};
 use crate::office::docx::{render_html, RenderOptions};
 use crate::preview::image::inspect;
-use crate::preview::office::{parse, OfficeModel};
+use crate::preview::office::OfficeModel;
 use crate::workspace::{check_relative_path, Door, FileKind, ScopedRead, Workspaces};
 
 /// Output format of the `preview` and `diff` commands.
@@ -44,6 +44,73 @@ struct FileInfo<'a> {
 /// Renders one file to a standalone page or its model, through the workspace door (the
 /// file's folder is the workspace).
 pub fn preview_file(file: &Path, format: Format, config: &Config) -> Result<Vec<u8>, Error> {
+    let read = read_file(file, config)?;
+    let office = crate::preview::office::parse_with(&read, &config.office, &config.pdf)?;
+    match format {
+        Format::Json => match &office {
+            Some(OfficeModel::Pdf(doc)) => to_json(&pdf_with_text(doc)?),
+            Some(model) => model.to_json(),
+            None => to_json(&FileInfo {
+                name: read.file_name(),
+                kind: read.kind,
+                size: read.size,
+                sha256: read.sha256.as_deref(),
+                mtime_ms: read.mtime_ms,
+            }),
+        },
+        Format::Html => Ok(standalone_page(&read, office.as_ref(), config).into_bytes()),
+    }
+}
+
+/// A PDF's model with the text of every page (runs with positions and plain text).
+fn pdf_with_text(doc: &crate::pdf::PdfDocument) -> Result<serde_json::Value, Error> {
+    let mut value = serde_json::to_value(&doc.model).map_err(|_| Error::Internal)?;
+    let mut texts = Vec::with_capacity(doc.page_count());
+    for i in 0..doc.page_count() {
+        let text = doc.text(i).map_err(crate::preview::office::pdf_error)?;
+        texts.push(serde_json::json!({
+            "page": i + 1,
+            "text": text.plain(),
+            "runs": text.runs,
+            "truncated": text.truncated,
+        }));
+    }
+    value["text"] = serde_json::Value::Array(texts);
+    Ok(value)
+}
+
+/// Page `page` (1-based) of a PDF as PNG at `scale` pixels per point.
+pub fn preview_page_png(
+    file: &Path,
+    page: usize,
+    scale: f32,
+    config: &Config,
+) -> Result<Vec<u8>, Error> {
+    let read = read_file(file, config)?;
+    if read.kind != FileKind::Pdf {
+        return Err(Error::Unsupported(
+            "--format png renders pages of PDF files only".into(),
+        ));
+    }
+    let Some(OfficeModel::Pdf(doc)) =
+        crate::preview::office::parse_with(&read, &config.office, &config.pdf)?
+    else {
+        return Err(Error::Internal);
+    };
+    if page == 0 || page > doc.page_count() {
+        return Err(Error::not_found(format!(
+            "the document has {} pages; there is no page {page}",
+            doc.page_count()
+        )));
+    }
+    let raster = doc
+        .render(page - 1, scale)
+        .map_err(crate::preview::office::pdf_error)?;
+    Ok(raster.png)
+}
+
+/// Reads one file through the workspace door (the file's folder is the workspace).
+fn read_file(file: &Path, config: &Config) -> Result<ScopedRead, Error> {
     let absolute = std::path::absolute(file)
         .map_err(|_| Error::InvalidReference("the file path cannot be resolved".into()))?;
     let folder = absolute
@@ -59,21 +126,7 @@ pub fn preview_file(file: &Path, format: Format, config: &Config) -> Result<Vec<
         .allowing_hard_links(config.preview.allow_hard_links);
     let root = workspaces.roots()[0].clone();
     let relative = check_relative_path(name, config.limits.relative_path_bytes)?;
-    let read = door.read_in(&root, relative)?;
-    let office = parse(&read, &config.office)?;
-    match format {
-        Format::Json => match &office {
-            Some(model) => model.to_json(),
-            None => to_json(&FileInfo {
-                name: read.file_name(),
-                kind: read.kind,
-                size: read.size,
-                sha256: read.sha256.as_deref(),
-                mtime_ms: read.mtime_ms,
-            }),
-        },
-        Format::Html => Ok(standalone_page(&read, office.as_ref(), config).into_bytes()),
-    }
+    door.read_in(&root, relative)
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
@@ -85,6 +138,9 @@ fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
 /// A self-contained page: inline styles, no scripts, images as `data:` URLs. An HTML file is
 /// shown as its source: outside previewd's sandbox its scripts must not run.
 fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Config) -> String {
+    if let Some(OfficeModel::Pdf(doc)) = office {
+        return crate::pdf::html::standalone(doc, 1.5, 100);
+    }
     if let Some(model) = office {
         let bytes = read.bytes.as_deref().unwrap_or_default();
         // One opened package for all pictures: reopening it per picture cost most of the
@@ -118,6 +174,7 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
                 read.file_name(),
                 config.preview.sheet_page_rows,
             ),
+            OfficeModel::Pdf(doc) => crate::pdf::html::standalone(doc, 1.5, 100),
         };
     }
     let mut body = String::new();

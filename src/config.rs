@@ -41,6 +41,8 @@ pub struct Config {
     pub diffs: DiffsConfig,
     /// Guards of the Office container (zip) and XML parsers.
     pub office: crate::office::OfficeLimits,
+    /// Limits of the PDF stage (pages, objects, inflated bytes, pixels, time per page).
+    pub pdf: crate::pdf::PdfLimits,
     /// Headless Chromium for the diff PNG/PDF export.
     pub browser: BrowserConfig,
     /// Which engine draws diff PNG/PDF files.
@@ -61,6 +63,7 @@ impl Default for Config {
             work: WorkConfig::default(),
             diffs: DiffsConfig::default(),
             office: crate::office::OfficeLimits::default(),
+            pdf: crate::pdf::PdfLimits::default(),
             browser: BrowserConfig::default(),
             export: ExportConfig::default(),
         }
@@ -77,6 +80,8 @@ pub struct Limits {
     pub office_bytes: u64,
     /// CSV and TSV files. Their table costs about twice the file in snapshot memory.
     pub csv_bytes: u64,
+    /// PDF files.
+    pub pdf_bytes: u64,
     /// Images.
     pub image_bytes: u64,
     /// Sibling assets a previewed HTML page loads (scripts, styles, images, fonts).
@@ -106,6 +111,7 @@ impl Default for Limits {
             text_bytes: 2 * MIB,
             office_bytes: 20 * MIB,
             csv_bytes: 128 * MIB,
+            pdf_bytes: 50 * MIB,
             image_bytes: 50 * MIB,
             asset_bytes: 20 * MIB,
             other_hash_bytes: 64 * MIB,

@@ -60,6 +60,9 @@ pub enum Error {
     /// part of it would show wrong values.
     #[error("{0}")]
     SheetTooLarge(String),
+    /// A PDF that needs a password (or uses an encryption previewd cannot read).
+    #[error("{0}")]
+    Encrypted(String),
     /// The caller must authenticate (remote access with a bearer token).
     #[error("a valid bearer token is required")]
     Unauthorized,
@@ -126,6 +129,7 @@ impl Error {
             Error::Unsupported(_) => "unsupported",
             Error::Corrupt(_) => "corrupt",
             Error::SheetTooLarge(_) => "sheet_too_large",
+            Error::Encrypted(_) => "encrypted",
             Error::Unauthorized => "unauthorized",
             Error::ForbiddenHost => "forbidden_host",
             Error::CrossSite(_) => "cross_site_request",
@@ -155,6 +159,7 @@ impl Error {
             Error::NotAFile(_)
             | Error::Corrupt(_)
             | Error::SheetTooLarge(_)
+            | Error::Encrypted(_)
             | Error::ImageTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
             Error::TooLarge { .. } | Error::RequestTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Error::Unsupported(_) | Error::UnsupportedMediaType => {
@@ -233,6 +238,7 @@ pub(crate) mod tests {
             Error::Unsupported(String::new()),
             Error::Corrupt(String::new()),
             Error::SheetTooLarge(String::new()),
+            Error::Encrypted(String::new()),
             Error::Unauthorized,
             Error::ForbiddenHost,
             Error::CrossSite(String::new()),

@@ -23,6 +23,7 @@ pub mod highlight;
 pub mod logging;
 pub mod markup;
 pub mod office;
+pub mod pdf;
 pub mod preview;
 pub mod server;
 pub mod time;

@@ -54,6 +54,8 @@ struct ConfigArgs {
 enum OutputFormat {
     Html,
     Json,
+    /// One page of a PDF (`--page`, `--scale`).
+    Png,
 }
 
 impl From<OutputFormat> for cli::Format {
@@ -61,6 +63,8 @@ impl From<OutputFormat> for cli::Format {
         match f {
             OutputFormat::Html => cli::Format::Html,
             OutputFormat::Json => cli::Format::Json,
+            // Only reached for files that are not PDFs, which have no PNG form.
+            OutputFormat::Png => cli::Format::Html,
         }
     }
 }
@@ -80,6 +84,12 @@ struct PreviewArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "html")]
     format: OutputFormat,
+    /// The page of a PDF to render with `--format png` (1-based).
+    #[arg(long, default_value_t = 1)]
+    page: usize,
+    /// Pixels per point for `--format png` (1.5 is 108 dpi; lowered to fit the pixel caps).
+    #[arg(long, default_value_t = 1.5)]
+    scale: f32,
     /// Write here instead of standard output.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
@@ -171,6 +181,10 @@ fn main() -> ExitCode {
                 // The library's not_found names no path; the user typed this one.
                 if !args.file.try_exists().unwrap_or(true) {
                     return Err(missing(&args.file));
+                }
+                if matches!(args.format, OutputFormat::Png) {
+                    return cli::preview_page_png(&args.file, args.page, args.scale, &config)
+                        .map_err(refused);
                 }
                 cli::preview_file(&args.file, args.format.into(), &config).map_err(refused)
             });

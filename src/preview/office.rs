@@ -19,6 +19,8 @@ pub enum OfficeModel {
     Pptx(Arc<Presentation>),
     /// An Excel workbook or a CSV table.
     Sheet(Arc<Workbook>),
+    /// A PDF document, opened once (its pages are rendered on request).
+    Pdf(Arc<crate::pdf::PdfDocument>),
 }
 
 impl OfficeModel {
@@ -28,6 +30,7 @@ impl OfficeModel {
             OfficeModel::Docx(doc) => serde_json::to_vec(doc.as_ref()),
             OfficeModel::Pptx(deck) => serde_json::to_vec(deck.as_ref()),
             OfficeModel::Sheet(book) => xlsx::grid::model_json(book),
+            OfficeModel::Pdf(doc) => serde_json::to_vec(&doc.model),
         };
         result.map_err(|e| {
             tracing::error!(error = %e, "cannot serialize an Office model");
@@ -41,6 +44,7 @@ impl OfficeModel {
             OfficeModel::Docx(doc) => doc.media.iter().any(|m| m.part == part && m.displayable),
             OfficeModel::Pptx(deck) => deck.shows_media(part),
             OfficeModel::Sheet(_) => false,
+            OfficeModel::Pdf(_) => false,
         }
     }
 }
@@ -57,6 +61,24 @@ pub fn office_error(e: OfficeError) -> Error {
 
 /// Parses the snapshot's bytes when the kind is an Office kind previewd renders.
 pub fn parse(read: &ScopedRead, limits: &OfficeLimits) -> Result<Option<OfficeModel>, Error> {
+    parse_with(read, limits, &crate::pdf::PdfLimits::default())
+}
+
+/// [`parse`], with the PDF stage's limits; a PDF is opened (pre-scanned, parsed and its
+/// model read) here, so one that cannot be shown is refused up front.
+pub fn parse_with(
+    read: &ScopedRead,
+    limits: &OfficeLimits,
+    pdf_limits: &crate::pdf::PdfLimits,
+) -> Result<Option<OfficeModel>, Error> {
+    if read.kind == FileKind::Pdf {
+        let Some(bytes) = read.bytes.clone() else {
+            return Ok(None);
+        };
+        return crate::pdf::PdfDocument::open(bytes, pdf_limits)
+            .map(|doc| Some(OfficeModel::Pdf(Arc::new(doc))))
+            .map_err(pdf_error);
+    }
     let Some(bytes) = read.bytes.as_deref() else {
         return Ok(None);
     };
@@ -79,6 +101,16 @@ pub fn parse(read: &ScopedRead, limits: &OfficeLimits) -> Result<Option<OfficeMo
     }
 }
 
+/// Maps a refusal of the PDF stage to the service's error.
+pub fn pdf_error(e: crate::pdf::PdfError) -> Error {
+    match e {
+        crate::pdf::PdfError::Encrypted(reason) => Error::Encrypted(reason),
+        crate::pdf::PdfError::Corrupt(reason) => Error::Corrupt(reason),
+        crate::pdf::PdfError::NoSuchPage(_) => Error::not_found(e.to_string()),
+        crate::pdf::PdfError::Internal => Error::Internal,
+    }
+}
+
 /// The model's displayable media parts, for embedding as `data:` URLs.
 pub fn media_parts(model: &OfficeModel) -> Vec<String> {
     match model {
@@ -95,6 +127,7 @@ pub fn media_parts(model: &OfficeModel) -> Vec<String> {
             .map(|m| m.part.clone())
             .collect(),
         OfficeModel::Sheet(_) => Vec::new(),
+        OfficeModel::Pdf(_) => Vec::new(),
     }
 }
 

@@ -79,6 +79,10 @@ pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> St
             "<link rel=\"stylesheet\" href=\"{p}pptx.css\"><link rel=\"stylesheet\" href=\"{p}pptx-viewer.css\">",
             p = escape(&options.static_prefix)
         ),
+        FileKind::Pdf => format!(
+            "<link rel=\"stylesheet\" href=\"{}pdf-viewer.css\">",
+            escape(&options.static_prefix)
+        ),
         _ => String::new(),
     };
     let doc_meta = document_meta(snapshot);
@@ -114,6 +118,7 @@ fn panel(snapshot: &Snapshot, view: View, selected: bool, options: &ShellOptions
         View::Document => document_panel(snapshot, options).to_string(),
         View::Slides => slides_panel(snapshot, options).to_string(),
         View::Sheet => sheet_panel(snapshot, selected),
+        View::Pages => pages_panel(snapshot, options).to_string(),
         View::Info => info_panel(snapshot),
     }
 }
@@ -210,7 +215,7 @@ fn document_meta(snapshot: &Snapshot) -> String {
         Some(OfficeModel::Docx(doc)) => &doc.properties,
         Some(OfficeModel::Pptx(deck)) => &deck.properties,
         Some(OfficeModel::Sheet(book)) => &book.properties,
-        None => return String::new(),
+        Some(OfficeModel::Pdf(_)) | None => return String::new(),
     };
     let mut out = String::new();
     let present = |v: &Option<String>| v.clone().filter(|t| !t.trim().is_empty());
@@ -311,6 +316,25 @@ fn slides_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
         .clone()
 }
 
+/// The pages of a PDF with their viewer (placeholders only: pages are fetched as they
+/// come into view).
+fn pages_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
+    snapshot
+        .rendered
+        .office
+        .get_or_init(|| {
+            let Some(OfficeModel::Pdf(doc)) = &snapshot.office else {
+                return Arc::from("<p class=\"notice\">This PDF could not be read.</p>");
+            };
+            let script = format!("{}pdf-viewer.js", options.static_prefix);
+            capped_view(
+                crate::pdf::html::pages_panel(&doc.model, &script),
+                options.rendered_view_bytes,
+            )
+        })
+        .clone()
+}
+
 fn image_panel(snapshot: &Snapshot) -> String {
     let bytes = snapshot.read.bytes.as_deref().unwrap_or_default();
     let info = inspect(bytes, snapshot.read.file_name());
@@ -330,7 +354,7 @@ fn info_panel(snapshot: &Snapshot) -> String {
     let read = &snapshot.read;
     let mut out = String::new();
     match read.kind {
-        FileKind::Docx | FileKind::Pptx | FileKind::Xlsx => {}
+        FileKind::Docx | FileKind::Pptx | FileKind::Xlsx | FileKind::Pdf => {}
         FileKind::Binary => out.push_str(
             "<p class=\"notice\">This file holds binary data, so its bytes are not shown.</p>",
         ),
@@ -358,6 +382,9 @@ fn info_panel(snapshot: &Snapshot) -> String {
             .as_deref()
             .unwrap_or("not computed (file larger than the hashing limit)"),
     );
+    if let Some(OfficeModel::Pdf(doc)) = &snapshot.office {
+        out.push_str(&crate::pdf::html::info_rows(&doc.model));
+    }
     out.push_str("</dl>");
     out
 }

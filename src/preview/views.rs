@@ -20,6 +20,8 @@ pub enum View {
     Slides,
     /// A workbook or CSV table in the grid viewer.
     Sheet,
+    /// The pages of a PDF, rasterized on the server, with a text layer.
+    Pages,
     /// Metadata only.
     Info,
 }
@@ -34,6 +36,7 @@ impl View {
             View::Document => "document",
             View::Slides => "slides",
             View::Sheet => "sheet",
+            View::Pages => "pages",
             View::Info => "info",
         }
     }
@@ -47,6 +50,7 @@ impl View {
             View::Document => "Document",
             View::Slides => "Slides",
             View::Sheet => "Sheet",
+            View::Pages => "Pages",
             View::Info => "Info",
         }
     }
@@ -60,6 +64,7 @@ impl View {
             View::Document,
             View::Slides,
             View::Sheet,
+            View::Pages,
             View::Info,
         ]
         .into_iter()
@@ -77,6 +82,7 @@ pub fn views_for(kind: FileKind) -> &'static [View] {
         FileKind::Pptx => &[View::Slides, View::Info],
         FileKind::Xlsx => &[View::Sheet, View::Info],
         FileKind::Csv => &[View::Sheet, View::Source],
+        FileKind::Pdf => &[View::Pages, View::Info],
         FileKind::Binary | FileKind::Other => &[View::Info],
     }
 }

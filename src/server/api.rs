@@ -106,6 +106,7 @@ pub async fn create_snapshot(
 ) -> Result<Created, Error> {
     let door = state.door.clone();
     let limits = state.config.office.clone();
+    let pdf_limits = state.config.pdf.clone();
     let state = state.clone();
     state
         .clone()
@@ -119,8 +120,9 @@ pub async fn create_snapshot(
             // Office files are parsed now, so a file that cannot be shown is refused at
             // once with its reason instead of failing later in a view. What the model
             // keeps on the heap is measured here and charged to the store.
-            let (office, heap) =
-                crate::preview::heap::measure(|| crate::preview::office::parse(&read, &limits));
+            let (office, heap) = crate::preview::heap::measure(|| {
+                crate::preview::office::parse_with(&read, &limits, &pdf_limits)
+            });
             Ok(state.snapshots.insert(root, read, office?, heap))
         })
         .await

@@ -13,6 +13,7 @@ pub mod hosts;
 pub mod inflight;
 pub mod metrics;
 pub mod openapi;
+pub mod pdf;
 pub mod pool;
 pub mod response;
 pub mod routes;
@@ -115,9 +116,11 @@ impl AppState {
             }
         };
         // Inline styles carry a document's own formatting (run colours, sizes, table
-        // widths), generated from validated model values; scripts stay 'self' only.
+        // widths), generated from validated model values; scripts stay 'self' only. The
+        // PDF viewer fetches each page's text layer from the snapshot, so 'self' may be
+        // fetched (the shell runs only previewd's own script).
         let shell_csp = format!(
-            "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors {}",
+            "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors {}",
             config.security.frame_ancestors
         );
         let diff_base_url = match &config.diffs.viewer_base_url {

@@ -29,6 +29,7 @@ pub const ERROR_CODES: &[(&str, u16)] = &[
     ("not_a_file", 422),
     ("corrupt", 422),
     ("sheet_too_large", 422),
+    ("encrypted", 422),
     ("image_too_large", 422),
     ("busy", 429),
     ("internal", 500),

@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::{activity, api, diffs, guard, metrics, sheet, views, AppState};
+use super::{activity, api, diffs, guard, metrics, pdf, sheet, views, AppState};
 use crate::error::Error;
 
 /// Builds the router over shared state.
@@ -33,6 +33,8 @@ pub fn router(state: Arc<AppState>) -> Router {
             get(sheet::rows),
         )
         .route("/p/{id}/{token}/grid/find/{sheet}", get(sheet::find))
+        .route("/p/{id}/{token}/page/{n}", get(pdf::page))
+        .route("/p/{id}/{token}/text/{n}", get(pdf::text))
         .route("/p/{id}/{token}/{view}", get(views::shell_view))
         .route("/w/{workspace}/{*path}", get(views::browse))
         .route("/static/{file}", get(views::static_file))

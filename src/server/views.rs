@@ -400,6 +400,14 @@ pub async fn static_file(Path(file): Path<String>) -> Response {
             crate::office::pptx::VIEWER_JS,
             "text/javascript; charset=utf-8",
         ),
+        "pdf-viewer.js" => (
+            include_str!("../../viewers/pdf/pdf-viewer.js"),
+            "text/javascript; charset=utf-8",
+        ),
+        "pdf-viewer.css" => (
+            include_str!("../../viewers/pdf/pdf-viewer.css"),
+            "text/css; charset=utf-8",
+        ),
         _ => return Error::not_found("no such asset").into_response(),
     };
     with_type(body, content_type, Some("default-src 'none'"))

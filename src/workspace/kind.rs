@@ -27,6 +27,8 @@ pub enum FileKind {
     Xlsx,
     /// A CSV or TSV table (`.csv`, `.tsv`). Not a text kind: UTF-16 tables hold NUL bytes.
     Csv,
+    /// A PDF document (`.pdf`).
+    Pdf,
     /// A text-kind file whose first 8 KiB hold a NUL byte.
     Binary,
     /// Anything else: metadata only.
@@ -201,6 +203,7 @@ impl FileKind {
             "pptx" | "pptm" => return FileKind::Pptx,
             "xlsx" | "xlsm" => return FileKind::Xlsx,
             "csv" | "tsv" => return FileKind::Csv,
+            "pdf" => return FileKind::Pdf,
             _ => {}
         }
         if IMAGE_EXTENSIONS.contains(&ext) {
@@ -236,6 +239,7 @@ impl FileKind {
             }
             FileKind::Docx | FileKind::Pptx | FileKind::Xlsx => limits.office_bytes,
             FileKind::Csv => limits.csv_bytes,
+            FileKind::Pdf => limits.pdf_bytes,
             FileKind::Image => limits.image_bytes,
             FileKind::Binary | FileKind::Other => limits.other_hash_bytes,
         }
@@ -253,6 +257,7 @@ impl FileKind {
             FileKind::Pptx => "pptx",
             FileKind::Xlsx => "xlsx",
             FileKind::Csv => "csv",
+            FileKind::Pdf => "pdf",
             FileKind::Binary => "binary",
             FileKind::Other => "other",
         }
@@ -270,6 +275,7 @@ impl FileKind {
             FileKind::Pptx => "PowerPoint deck",
             FileKind::Xlsx => "Excel workbook",
             FileKind::Csv => "CSV table",
+            FileKind::Pdf => "PDF document",
             FileKind::Binary => "Binary",
             FileKind::Other => "File",
         }
@@ -294,6 +300,7 @@ mod tests {
         assert_eq!(FileKind::from_file_name("x.pptx"), FileKind::Pptx);
         assert_eq!(FileKind::from_file_name("x.XLSM"), FileKind::Xlsx);
         assert_eq!(FileKind::from_file_name("x.tsv"), FileKind::Csv);
+        assert_eq!(FileKind::from_file_name("Report.PDF"), FileKind::Pdf);
         assert_eq!(FileKind::from_file_name("x.svg"), FileKind::Image);
         assert_eq!(FileKind::from_file_name("main.rs"), FileKind::Source);
         assert_eq!(FileKind::from_file_name("Makefile"), FileKind::Source);

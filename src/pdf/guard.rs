@@ -1,0 +1,329 @@
+//! A bounded pass over a PDF's bytes before the parser sees them.
+//!
+//! hayro inflates a stream whole when it first reads it (the cross-reference stream while
+//! opening, a content stream when a page is interpreted) and has no cap of its own, so a
+//! one-megabyte file can ask for gigabytes. This pass finds every `stream … endstream` in the
+//! raw bytes, inflates each zlib stream into a counter (nothing is kept) and stops at the
+//! caps: the whole scan costs at most `max_total_inflated_bytes` of inflating. It also
+//! counts objects and reads the size of every image from its dictionary (and a JPEG 2000
+//! image's from its own header), so oversized images are refused before a decoder
+//! allocates for them.
+//!
+//! Streams of an encrypted file are ciphertext here, so they are measured again after the
+//! parser decrypted them ([`check_decrypted_streams`]).
+
+use std::io::Read;
+
+use super::{PdfError, PdfLimits};
+
+/// What the pass saw, for the caller's later checks.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Scan {
+    /// `endobj` keywords in the file.
+    pub objects: usize,
+    /// Streams found.
+    pub streams: usize,
+    /// Bytes all zlib streams inflated to.
+    pub inflated: u64,
+    /// Whether the file names an `/Encrypt` dictionary.
+    pub encrypted: bool,
+}
+
+/// Scans `bytes` within `limits`.
+pub fn scan(bytes: &[u8], limits: &PdfLimits) -> Result<Scan, PdfError> {
+    let mut out = Scan {
+        objects: count(bytes, b"endobj"),
+        encrypted: find(bytes, b"/Encrypt", 0).is_some(),
+        ..Scan::default()
+    };
+    if out.objects > limits.max_objects {
+        return Err(PdfError::limit(format!(
+            "the file holds {} objects, over the limit of {} (pdf.max_objects)",
+            out.objects, limits.max_objects
+        )));
+    }
+    let mut at = 0;
+    let mut budget = Budget::new(limits);
+    while let Some(keyword) = find(bytes, b"stream", at) {
+        at = keyword + 6;
+        if keyword >= 3 && &bytes[keyword - 3..keyword] == b"end" {
+            continue;
+        }
+        let Some(start) = data_start(bytes, at) else {
+            continue;
+        };
+        let end = find(bytes, b"endstream", start).unwrap_or(bytes.len());
+        let data = &bytes[start..end];
+        out.streams += 1;
+        let dict = preceding_dict(bytes, keyword);
+        check_image(dict, data, limits)?;
+        if !out.encrypted {
+            budget.inflate(data)?;
+        }
+        at = end;
+    }
+    out.inflated = budget.total;
+    Ok(out)
+}
+
+/// Measures the decrypted zlib streams of an opened encrypted document.
+pub fn check_decrypted_streams(
+    pdf: &hayro::hayro_syntax::Pdf,
+    limits: &PdfLimits,
+) -> Result<(), PdfError> {
+    let mut budget = Budget::new(limits);
+    for object in pdf.objects() {
+        if let hayro::hayro_syntax::object::Object::Stream(stream) = object {
+            budget.inflate(&stream.raw_data())?;
+        }
+    }
+    Ok(())
+}
+
+struct Budget<'l> {
+    limits: &'l PdfLimits,
+    total: u64,
+}
+
+impl<'l> Budget<'l> {
+    fn new(limits: &'l PdfLimits) -> Self {
+        Budget { limits, total: 0 }
+    }
+
+    /// Inflates `data` if it is a zlib stream, counting its bytes against the caps.
+    fn inflate(&mut self, data: &[u8]) -> Result<(), PdfError> {
+        if !is_zlib(data) {
+            return Ok(());
+        }
+        let l = self.limits;
+        let by_ratio = (data.len() as u64).saturating_mul(l.max_inflate_ratio);
+        let cap = l
+            .max_stream_bytes
+            .min(by_ratio.max(l.ratio_threshold_bytes));
+        let room = l.max_total_inflated_bytes.saturating_sub(self.total);
+        let mut decoder = flate2::bufread::ZlibDecoder::new(data);
+        let mut chunk = vec![0u8; 64 * 1024];
+        let mut produced = 0u64;
+        loop {
+            // A damaged tail is common in real files and the parser copes with it; only
+            // the size matters here.
+            let n = match decoder.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n as u64,
+            };
+            produced += n;
+            if produced > room {
+                return Err(PdfError::limit(format!(
+                    "the streams inflate to more than {} bytes together (pdf.max_total_inflated_bytes)",
+                    l.max_total_inflated_bytes
+                )));
+            }
+            if produced > cap {
+                return Err(PdfError::limit(if cap == l.max_stream_bytes {
+                    format!(
+                        "a stream inflates to more than {} bytes (pdf.max_stream_bytes)",
+                        l.max_stream_bytes
+                    )
+                } else {
+                    format!(
+                        "a stream of {} bytes inflates more than {}-fold (pdf.max_inflate_ratio)",
+                        data.len(),
+                        l.max_inflate_ratio
+                    )
+                }));
+            }
+        }
+        self.total += produced;
+        Ok(())
+    }
+}
+
+/// Whether `data` starts with a zlib header (deflate, valid check bits).
+fn is_zlib(data: &[u8]) -> bool {
+    match data {
+        [cmf, flg, ..] => {
+            cmf & 0x0f == 8 && cmf >> 4 <= 7 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0
+        }
+        _ => false,
+    }
+}
+
+/// Where a stream's data starts: after `stream` and its end of line.
+fn data_start(bytes: &[u8], after_keyword: usize) -> Option<usize> {
+    match bytes.get(after_keyword..after_keyword + 2)? {
+        [b'\r', b'\n'] => Some(after_keyword + 2),
+        [b'\n', _] | [b'\r', _] => Some(after_keyword + 1),
+        _ => None,
+    }
+}
+
+/// The text between the `obj` keyword before `keyword` and it: the stream's dictionary (a
+/// dictionary is never encrypted, only strings and stream data are).
+fn preceding_dict(bytes: &[u8], keyword: usize) -> &[u8] {
+    const WINDOW: usize = 4096;
+    let from = keyword.saturating_sub(WINDOW);
+    let window = &bytes[from..keyword];
+    match rfind(window, b"obj") {
+        Some(i) => &window[i..],
+        None => window,
+    }
+}
+
+/// Refuses an image whose declared (or, for JPEG 2000, encoded) size is over the cap.
+fn check_image(dict: &[u8], data: &[u8], limits: &PdfLimits) -> Result<(), PdfError> {
+    if find(dict, b"/Image", 0).is_none() {
+        return Ok(());
+    }
+    let declared = match (
+        number_after(dict, b"/Width"),
+        number_after(dict, b"/Height"),
+    ) {
+        (Some(w), Some(h)) => Some((w, h)),
+        _ => None,
+    };
+    let encoded = if find(dict, b"/JPXDecode", 0).is_some() {
+        jpx_size(data)
+    } else {
+        None
+    };
+    for (w, h) in [declared, encoded].into_iter().flatten() {
+        if w.saturating_mul(h) > limits.max_image_pixels {
+            return Err(PdfError::limit(format!(
+                "an image of {w} × {h} pixels is over the limit of {} pixels (pdf.max_image_pixels)",
+                limits.max_image_pixels
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The image size in a JPEG 2000 codestream's SIZ marker (raw codestream or JP2 box).
+fn jpx_size(data: &[u8]) -> Option<(u64, u64)> {
+    let head = &data[..data.len().min(4096)];
+    let siz = find(head, &[0xff, 0x51], 0)?;
+    let field = |at: usize| -> Option<u64> {
+        let b = head.get(siz + at..siz + at + 4)?;
+        Some(u64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]])))
+    };
+    // Marker (2), Lsiz (2), Rsiz (2), then Xsiz, Ysiz, XOsiz, YOsiz.
+    let (x, y, xo, yo) = (field(6)?, field(10)?, field(14)?, field(18)?);
+    Some((x.saturating_sub(xo), y.saturating_sub(yo)))
+}
+
+/// The unsigned integer right after `key` (a direct value; an indirect one is not read).
+fn number_after(dict: &[u8], key: &[u8]) -> Option<u64> {
+    let mut at = 0;
+    while let Some(i) = find(dict, key, at) {
+        at = i + key.len();
+        // `/Width` must not match `/WidthFoo`.
+        let rest = &dict[at..];
+        let digits_from = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        if digits_from == 0 && rest.first().is_some_and(|b| b.is_ascii_alphabetic()) {
+            continue;
+        }
+        let digits: Vec<u8> = rest[digits_from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .copied()
+            .take(19)
+            .collect();
+        return std::str::from_utf8(&digits).ok()?.parse().ok();
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    let hay = hay.get(from..)?;
+    let first = *needle.first()?;
+    let mut at = 0;
+    while at + needle.len() <= hay.len() {
+        let i = at
+            + hay[at..=hay.len() - needle.len()]
+                .iter()
+                .position(|b| *b == first)?;
+        if hay[i..].starts_with(needle) {
+            return Some(from + i);
+        }
+        at = i + 1;
+    }
+    None
+}
+
+fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+fn count(hay: &[u8], needle: &[u8]) -> usize {
+    let mut n = 0;
+    let mut at = 0;
+    while let Some(i) = find(hay, needle, at) {
+        n += 1;
+        at = i + needle.len();
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn zlib(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn with_stream(dict: &str, data: &[u8]) -> Vec<u8> {
+        let mut f = format!("%PDF-1.7\n1 0 obj\n{dict}\nstream\n").into_bytes();
+        f.extend_from_slice(data);
+        f.extend_from_slice(b"\nendstream\nendobj\n");
+        f
+    }
+
+    #[test]
+    fn a_deflate_bomb_stops_at_the_ratio_cap() {
+        let bomb = zlib(&vec![0u8; 32 * 1024 * 1024]);
+        let file = with_stream("<< /Filter /FlateDecode >>", &bomb);
+        let limits = PdfLimits {
+            ratio_threshold_bytes: 1024 * 1024,
+            ..PdfLimits::default()
+        };
+        let err = scan(&file, &limits).unwrap_err();
+        assert!(err.to_string().contains("pdf.max_inflate_ratio"), "{err}");
+    }
+
+    #[test]
+    fn ordinary_streams_are_counted() {
+        let text = b"BT /F1 12 Tf 72 720 Td (Hello) Tj ET".repeat(100);
+        let file = with_stream("<< /Filter /FlateDecode >>", &zlib(&text));
+        let scan = scan(&file, &PdfLimits::default()).unwrap();
+        assert_eq!(scan.streams, 1);
+        assert_eq!(scan.objects, 1);
+        assert_eq!(scan.inflated, text.len() as u64);
+    }
+
+    #[test]
+    fn declared_and_encoded_image_sizes_are_capped() {
+        let file = with_stream(
+            "<< /Type /XObject /Subtype /Image /Width 200000 /Height 200000 >>",
+            b"x",
+        );
+        assert!(scan(&file, &PdfLimits::default())
+            .unwrap_err()
+            .to_string()
+            .contains("200000 × 200000"));
+        let mut siz = vec![0xff, 0x4f, 0xff, 0x51, 0, 41, 0, 0];
+        siz.extend_from_slice(&60_000u32.to_be_bytes());
+        siz.extend_from_slice(&60_000u32.to_be_bytes());
+        siz.extend_from_slice(&[0; 8]);
+        let file = with_stream(
+            "<< /Subtype /Image /Width 10 /Height 10 /Filter /JPXDecode >>",
+            &siz,
+        );
+        assert!(scan(&file, &PdfLimits::default())
+            .unwrap_err()
+            .to_string()
+            .contains("60000 × 60000"));
+    }
+}

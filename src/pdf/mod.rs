@@ -1,0 +1,236 @@
+//! The PDF stage: bytes in, never paths. A document opens once per snapshot
+//! ([`PdfDocument::open`]); then each page gives a raster at a requested scale
+//! ([`PdfDocument::render`]) and its text with positions ([`PdfDocument::text`]).
+//!
+//! # Renderer
+//!
+//! Pages are parsed, interpreted and rasterized by `hayro` (`hayro-syntax` for the file
+//! structure, `hayro-interpret` for content streams and fonts, `vello_cpu` for pixels):
+//! pure Rust, `#![forbid(unsafe_code)]` in every one of its crates, and the only pure-Rust
+//! renderer that covers the PDF imaging model (Type 1/CFF/TrueType/Type 3 fonts with
+//! embedded substitutes for the standard 14, shadings, soft masks, blend modes, JPEG,
+//! JPEG 2000, JBIG2 and CCITT images, optional content, and decryption of RC4 and AES
+//! files). The alternatives on crates.io that are pure Rust, judged from their own
+//! documentation and source (they were not run on the corpus: the session's build time
+//! went to hayro's path):
+//! - `pdf` with `pdf_render` (pathfinder): the renderer crate is unmaintained, misses
+//!   shadings, Type 3 and most image filters, and was not kept up with `pdf`;
+//! - `lopdf`: structure only (objects, streams, text extraction by operator), no renderer.
+//!
+//! hayro 0.9 needs Rust 1.92, which set previewd's `rust-version`. See `benches/README.md`
+//! ("PDF") for how it did on the 60 files of the real corpus against poppler.
+//!
+//! Text with positions comes from the interpreter: [`text`] implements hayro's `Device`
+//! and keeps each glyph's Unicode value (ToUnicode, glyph names, the Adobe glyph list) with
+//! its transform; outline, metadata, page sizes, rotation and links come from the syntax
+//! layer ([`model`]).
+//!
+//! # What is never followed
+//!
+//! hayro has no JavaScript engine and previewd asks it for nothing but pixels and glyphs:
+//! JavaScript, form actions, launch actions, embedded files and links into other files are
+//! never read. Link annotations to `http:` and `https:` URLs are exposed in the model
+//! ([`model::Link`]) so the viewer can offer them; nothing opens them by itself.
+//!
+//! # Limits
+//!
+//! [`PdfLimits`] bounds objects, pages, inflated bytes (before the parser runs, see
+//! [`guard`]), image pixels, page pixels, text runs and the time one page's text may take.
+//! A raster cannot be stopped once hayro runs it; the caller gives it a deadline and shows
+//! [`raster::timeout_tile`] past it (the render itself is bounded by the pixel caps).
+
+pub mod guard;
+pub mod html;
+pub mod limits;
+pub mod model;
+pub mod raster;
+pub mod text;
+pub mod writer;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hayro::hayro_syntax::{DecryptionError, LoadPdfError, Pdf};
+
+pub use limits::PdfLimits;
+pub use model::PdfModel;
+pub use raster::Raster;
+pub use text::{PageText, TextRun};
+
+/// Why a PDF cannot be shown.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PdfError {
+    /// Encrypted with a user password (or an unsupported scheme): previewd opens only files
+    /// whose user password is empty.
+    #[error("{0}")]
+    Encrypted(String),
+    /// Not a PDF previewd can read, or over one of its limits.
+    #[error("{0}")]
+    Corrupt(String),
+    /// A page number outside the document.
+    #[error("the document has no page {0}")]
+    NoSuchPage(usize),
+    /// A failure of previewd itself (logged where it happened).
+    #[error("internal error")]
+    Internal,
+}
+
+impl PdfError {
+    fn limit(reason: String) -> PdfError {
+        PdfError::Corrupt(reason)
+    }
+}
+
+/// An opened document: the parsed file and its model.
+pub struct PdfDocument {
+    pdf: Pdf,
+    /// The model (pages, outline, metadata, fonts).
+    pub model: PdfModel,
+    limits: PdfLimits,
+}
+
+impl std::fmt::Debug for PdfDocument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PdfDocument")
+            .field("pages", &self.model.page_count)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PdfDocument {
+    /// Opens `bytes` within `limits`: the bounded pre-scan, the parse (with the empty user
+    /// password), then the model.
+    pub fn open(bytes: Arc<[u8]>, limits: &PdfLimits) -> Result<PdfDocument, PdfError> {
+        if !bytes[..bytes.len().min(1024)]
+            .windows(5)
+            .any(|w| w == b"%PDF-")
+        {
+            return Err(PdfError::Corrupt(
+                "the file is not a PDF (no %PDF- header)".into(),
+            ));
+        }
+        let scan = guard::scan(&bytes, limits)?;
+        let pdf = Pdf::new(Arc::new(SharedBytes(bytes))).map_err(|e| match e {
+            LoadPdfError::Decryption(DecryptionError::PasswordProtected) => PdfError::Encrypted(
+                "the PDF is protected by a password; previewd opens only PDFs without one".into(),
+            ),
+            LoadPdfError::Decryption(DecryptionError::UnsupportedAlgorithm) => PdfError::Encrypted(
+                "the PDF is encrypted with a scheme previewd cannot read".into(),
+            ),
+            LoadPdfError::Decryption(_) => {
+                PdfError::Encrypted("the PDF's encryption dictionary is damaged".into())
+            }
+            // hayro reports a file it cannot decrypt with the empty password as unreadable
+            // when the password check fails inside its repair path.
+            LoadPdfError::Invalid if scan.encrypted => PdfError::Encrypted(
+                "the PDF is encrypted and does not open without a password; previewd opens only PDFs without one".into(),
+            ),
+            LoadPdfError::Invalid => PdfError::Corrupt("the PDF cannot be parsed".into()),
+        })?;
+        if pdf.len() > limits.max_objects {
+            return Err(PdfError::limit(format!(
+                "the file lists {} objects, over the limit of {} (pdf.max_objects)",
+                pdf.len(),
+                limits.max_objects
+            )));
+        }
+        let pages = pdf.pages().len();
+        if pages == 0 {
+            return Err(PdfError::Corrupt("the PDF has no pages".into()));
+        }
+        if pages > limits.max_pages {
+            return Err(PdfError::limit(format!(
+                "the PDF has {pages} pages, over the limit of {} (pdf.max_pages)",
+                limits.max_pages
+            )));
+        }
+        if scan.encrypted {
+            guard::check_decrypted_streams(&pdf, limits)?;
+        }
+        let model = model::read(&pdf, scan.encrypted, limits);
+        Ok(PdfDocument {
+            pdf,
+            model,
+            limits: limits.clone(),
+        })
+    }
+
+    /// Number of pages.
+    pub fn page_count(&self) -> usize {
+        self.model.page_count
+    }
+
+    fn page(&self, index: usize) -> Result<&hayro::hayro_syntax::page::Page<'_>, PdfError> {
+        self.pdf
+            .pages()
+            .get(index)
+            .ok_or(PdfError::NoSuchPage(index + 1))
+    }
+
+    /// Renders page `index` (0-based) at `scale` pixels per point (lowered to fit the caps).
+    pub fn render(&self, index: usize, scale: f32) -> Result<Raster, PdfError> {
+        raster::render_page(self.page(index)?, scale, &self.limits)
+    }
+
+    /// The "could not render in time" tile for page `index` at `scale`.
+    pub fn timeout_tile(&self, index: usize, scale: f32) -> Result<Raster, PdfError> {
+        let (w, h) = self.page(index)?.render_dimensions();
+        raster::timeout_tile(w, h, scale, &self.limits)
+    }
+
+    /// The text runs of page `index`, within the run cap and the page deadline.
+    pub fn text(&self, index: usize) -> Result<PageText, PdfError> {
+        let deadline = Instant::now() + Duration::from_millis(self.limits.page_timeout_ms);
+        Ok(text::extract(
+            self.page(index)?,
+            self.limits.max_text_runs,
+            deadline,
+        ))
+    }
+
+    /// The limits the document was opened with.
+    pub fn limits(&self) -> &PdfLimits {
+        &self.limits
+    }
+}
+
+/// The snapshot's bytes, shared with the parser without a copy.
+struct SharedBytes(Arc<[u8]>);
+
+impl AsRef<[u8]> for SharedBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_document_opens_with_its_text_and_links() {
+        let page = writer::PageSpec::new(300.0, 200.0)
+            .text(20.0, 150.0, 14.0, "Hello previewd")
+            .link("https://example.com/a", [20.0, 140.0, 120.0, 160.0]);
+        let file = writer::document(&[page.clone(), page], "Greeting", &[("Second".into(), 1)]);
+        let doc = PdfDocument::open(file.into(), &PdfLimits::default()).unwrap();
+        assert_eq!(doc.page_count(), 2);
+        assert_eq!(doc.model.metadata.title.as_deref(), Some("Greeting"));
+        assert_eq!(doc.model.pages[0].width, 300.0);
+        assert_eq!(doc.model.outline[0].page, Some(1));
+        let link = &doc.model.pages[0].links[0];
+        assert_eq!(link.url, "https://example.com/a");
+        assert!((link.y - 40.0).abs() < 0.01, "{link:?}");
+        let text = doc.text(0).unwrap();
+        assert_eq!(text.plain(), "Hello previewd");
+        let run = &text.runs[0];
+        assert!(
+            (run.x - 20.0).abs() < 0.01 && (run.y - 50.0).abs() < 0.01,
+            "{run:?}"
+        );
+        assert!((run.s - 14.0).abs() < 0.01, "{run:?}");
+        let raster = doc.render(0, 2.0).unwrap();
+        assert_eq!((raster.width, raster.height), (600, 400));
+        assert!(matches!(doc.render(5, 1.0), Err(PdfError::NoSuchPage(6))));
+    }
+}
