@@ -535,9 +535,11 @@ async fn a_full_store_refuses_new_artifacts_until_old_ones_expire() {
     let one = one_artifact_bytes().await;
     let quota = 2 * one + one / 2;
     let s = start(|c| c.diffs.max_total_bytes = quota).await;
-    let (status, first) = diff(&s, sized_call(1, Some("1"))).await;
+    // Four seconds of life: the steps before the sleep must all run before the first two
+    // expire, with room for a loaded machine (one second was not enough under a full build).
+    let (status, first) = diff(&s, sized_call(1, Some("4"))).await;
     assert_eq!(status, 200, "{first}");
-    let (status, second) = diff(&s, sized_call(2, Some("1"))).await;
+    let (status, second) = diff(&s, sized_call(2, Some("4"))).await;
     assert_eq!(status, 200, "{second}");
     let (status, body) = diff(&s, sized_call(3, None)).await;
     assert_storage_full(status, &body);
@@ -558,7 +560,7 @@ async fn a_full_store_refuses_new_artifacts_until_old_ones_expire() {
     assert!(!cached.exists(), "a page was cached past the quota");
 
     // Once both have expired, the next call sweeps them and fits.
-    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(4100)).await;
     let (status, body) = diff(&s, sized_call(4, None)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(store_folders(&s), 1, "the expired artifacts were swept");

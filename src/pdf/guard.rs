@@ -269,7 +269,7 @@ mod tests {
     use std::io::Write;
 
     fn zlib(data: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
         e.write_all(data).unwrap();
         e.finish().unwrap()
     }

@@ -246,6 +246,33 @@ pub fn document(server: &str) -> Value {
             &[400, 404, 415, 422],
         ),
     );
+    let mut scale = with("n");
+    scale.push(
+        json!({"name": "scale", "in": "query", "required": false, "schema": {"type": "number"}}),
+    );
+    add(
+        "/p/{id}/{token}/page/{n}",
+        get_op(
+            "pdfPage",
+            "Page `n` of a PDF as PNG at `scale` pixels per point, lowered to fit the pixel caps; past the page deadline a tile saying it could not be rendered in time.",
+            &scale,
+            (
+                200,
+                json!({"description": "OK", "content": {"image/png": {"schema": {"type": "string"}}}}),
+            ),
+            &[400, 404, 415, 422],
+        ),
+    );
+    add(
+        "/p/{id}/{token}/text/{n}",
+        get_op(
+            "pdfText",
+            "Page `n`'s text runs with positions, for the viewer's text layer.",
+            &with("n"),
+            json_ok(json!({})),
+            &[400, 404, 415, 422],
+        ),
+    );
     add(
         "/p/{id}/{token}/{view}",
         get_op(
