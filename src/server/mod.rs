@@ -8,6 +8,7 @@ pub mod api;
 pub mod body;
 mod conn;
 pub mod diffs;
+pub mod extract;
 pub mod guard;
 pub mod hosts;
 pub mod inflight;

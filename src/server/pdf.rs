@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
+
+use super::extract::{Path, Query};
 use axum::http::{HeaderName, HeaderValue};
 use axum::response::Response;
 use serde::Deserialize;

@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
+
+use super::extract::{Path, Query};
 use axum::response::Response;
 
 use super::response::with_type;
