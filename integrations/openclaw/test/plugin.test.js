@@ -229,10 +229,27 @@ describe("when the rendered file cannot be fetched", () => {
 
 describe("without a browser on previewd's side", () => {
   let bare;
+  let native;
   before(async () => {
-    bare = await startPreviewd({ browser: { executable_path: "/nonexistent/chromium" } });
+    // The Chromium engine chosen on purpose: its failure is what the plugin must map.
+    bare = await startPreviewd({
+      browser: { executable_path: "/nonexistent/chromium" },
+      export: { engine: "chromium" },
+    });
+    // The default engine draws natively and needs no browser.
+    native = await startPreviewd({ browser: { executable_path: "/nonexistent/chromium" } });
   });
-  after(async () => bare?.stop());
+  after(async () => {
+    await bare?.stop();
+    await native?.stop();
+  });
+
+  test("with the default (native) engine file mode still works", async () => {
+    const { registered } = await loadPlugin({ previewdUrl: native.url, fileDir });
+    const call = await invokeTool(registered, "diffs", { before: "a\n", after: "b\n", mode: "file" });
+    assert.ok(call.ok, call.message);
+    assert.ok(call.result.details.fileBytes > 0);
+  });
 
   test("file mode fails with the contract's message and both keeps the viewer", async () => {
     const { registered } = await loadPlugin({ previewdUrl: bare.url, fileDir });
