@@ -226,9 +226,17 @@
   // A match that the page's find (`window.find`) or the keyboard selected out of view is
   // brought into view (Chromium selects it without scrolling the page column); the page's
   // raster then follows through the observer.
+  // Only a selection that moved: Chromium also fires `selectionchange` when focus moves
+  // (the page box's jump focuses the target page), and answering that with a scroll
+  // back to an old match undid the jump.
+  var lastSelection = [];
   document.addEventListener('selectionchange', function () {
     var selection = document.getSelection();
     if (!selection || selection.isCollapsed || !selection.focusNode) return;
+    var now = [selection.anchorNode, selection.anchorOffset, selection.focusNode, selection.focusOffset];
+    var same = now.every(function (v, i) { return v === lastSelection[i]; });
+    lastSelection = now;
+    if (same) return;
     var node = selection.focusNode.nodeType === 1 ? selection.focusNode : selection.focusNode.parentElement;
     var span = node && node.closest && node.closest('.pdf-text span');
     if (!span || !scroller.contains(span)) return;
