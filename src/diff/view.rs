@@ -525,8 +525,9 @@ fn counts_html(file: &FileDiff, blocks: bool) -> String {
 
 const UNKNOWN_COUNTS: &str = "The tool call did not state the text, so line counts are unavailable";
 
-/// A file body with no rows: say why instead of showing an empty table.
-fn empty_note(file: &FileDiff) -> &'static str {
+/// A file body with no rows: say why instead of showing an empty table (the native
+/// image engine draws the same note).
+pub(crate) fn empty_note(file: &FileDiff) -> &'static str {
     if file.text_unknown {
         match file.status {
             FileStatus::Added => "File written; the tool call did not state its text.",

@@ -570,27 +570,6 @@ fn path_label(
     }
 }
 
-/// The viewer's note for a file without rows.
-fn empty_note(file: &FileDiff) -> &'static str {
-    if file.is_binary || file.status == FileStatus::Binary {
-        "Binary file not shown."
-    } else if file.status == FileStatus::ModeChanged
-        || (file.old_mode.is_some() && file.old_mode != file.new_mode)
-    {
-        "Only the file mode changed."
-    } else if file.status == FileStatus::Renamed {
-        "File renamed without changes."
-    } else if file.status == FileStatus::Copied {
-        "File copied without changes."
-    } else if file.status == FileStatus::Added {
-        "Empty file added."
-    } else if file.status == FileStatus::Deleted {
-        "Empty file deleted."
-    } else {
-        "No content changes."
-    }
-}
-
 /// Column geometry of a file's table.
 struct Cols {
     num_w: f32,
@@ -730,7 +709,7 @@ fn file_box(
         body.label(
             x + 17.0,
             baseline(yy + 16.0, lh, 14.0),
-            empty_note(file),
+            crate::diff::view::empty_note(file),
             14.0,
             false,
             p.muted,
