@@ -16,6 +16,18 @@ use previewd::pdf::{PdfDocument, PdfLimits};
 
 const SCALE: f32 = 1.5;
 
+/// Pages measured per file (`PDF_CORPUS_MAX_PAGES`, default 20): the corpus has a few
+/// long manuals, and the first pages say as much about fidelity as the rest.
+fn max_pages() -> usize {
+    std::env::var("PDF_CORPUS_MAX_PAGES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20)
+}
+
+/// Seconds poppler may take for one file before it is stopped (it stalled on a file once).
+const POPPLER_TIMEOUT_S: &str = "60";
+
 struct Row {
     name: String,
     pages: usize,
@@ -84,8 +96,9 @@ fn measure(file: &Path, scratch: &Path) -> Row {
             return row;
         }
     };
+    let pages = doc.page_count().min(max_pages());
     let mut ours = Vec::new();
-    for i in 0..doc.page_count() {
+    for i in 0..pages {
         match doc.render(i, SCALE) {
             Ok(r) => ours.push(Some(r)),
             Err(e) => {
@@ -95,12 +108,22 @@ fn measure(file: &Path, scratch: &Path) -> Row {
         }
     }
     row.ours_ms = started.elapsed().as_secs_f64() * 1000.0;
-    row.pages = doc.page_count();
+    row.pages = pages;
 
     let prefix = scratch.join(name.replace('.', "_"));
     let started = Instant::now();
-    let status = Command::new("pdftoppm")
-        .args(["-r", "144", "-png"])
+    let status = Command::new("timeout")
+        .args([
+            POPPLER_TIMEOUT_S,
+            "pdftoppm",
+            "-r",
+            "144",
+            "-png",
+            "-f",
+            "1",
+            "-l",
+        ])
+        .arg(pages.to_string())
         .arg(file)
         .arg(&prefix)
         .output();
@@ -123,10 +146,16 @@ fn measure(file: &Path, scratch: &Path) -> Row {
         let _ = std::fs::remove_file(theirs);
     }
 
-    if let Ok(out) = Command::new("pdftotext").arg(file).arg("-").output() {
+    if let Ok(out) = Command::new("timeout")
+        .args([POPPLER_TIMEOUT_S, "pdftotext", "-f", "1", "-l"])
+        .arg(pages.to_string())
+        .arg(file)
+        .arg("-")
+        .output()
+    {
         let expected = words(&String::from_utf8_lossy(&out.stdout));
         let mut ours = String::new();
-        for i in 0..doc.page_count() {
+        for i in 0..pages {
             if let Ok(t) = doc.text(i) {
                 ours.push_str(&t.plain());
                 ours.push('\n');

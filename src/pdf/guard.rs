@@ -12,9 +12,10 @@
 //! Streams of an encrypted file are ciphertext here, so they are measured again after the
 //! parser decrypted them ([`check_decrypted_streams`]).
 
-use std::io::Read;
+mod decoded;
 
 use super::{PdfError, PdfLimits};
+use decoded::{decoded_len, Coding};
 
 /// What the pass saw, for the caller's later checks.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -56,9 +57,9 @@ pub fn scan(bytes: &[u8], limits: &PdfLimits) -> Result<Scan, PdfError> {
         let data = &bytes[start..end];
         out.streams += 1;
         let dict = preceding_dict(bytes, keyword);
-        check_image(dict, data, limits)?;
+        let image_bytes = check_image(dict, data, limits)?;
         if !out.encrypted {
-            budget.inflate(data)?;
+            budget.measure(data, coding(dict, data), image_bytes)?;
         }
         at = end;
     }
@@ -74,7 +75,8 @@ pub fn check_decrypted_streams(
     let mut budget = Budget::new(limits);
     for object in pdf.objects() {
         if let hayro::hayro_syntax::object::Object::Stream(stream) = object {
-            budget.inflate(&stream.raw_data())?;
+            let data = stream.raw_data();
+            budget.measure(&data, is_zlib(&data).then_some(Coding::Flate), None)?;
         }
     }
     Ok(())
@@ -90,51 +92,84 @@ impl<'l> Budget<'l> {
         Budget { limits, total: 0 }
     }
 
-    /// Inflates `data` if it is a zlib stream, counting its bytes against the caps.
-    fn inflate(&mut self, data: &[u8]) -> Result<(), PdfError> {
-        if !is_zlib(data) {
+    /// Counts what `data` decodes to under `coding`, against the caps.
+    ///
+    /// `image_bytes` is the most an image stream can decode to by its declared size. Such a
+    /// stream is held to that size instead of to the ratio: a page-sized image of one colour
+    /// deflates a thousandfold (a 1275 × 1650 white scan is 6 KiB for 6 MiB), and its
+    /// declared size is already capped by `pdf.max_image_pixels`.
+    fn measure(
+        &mut self,
+        data: &[u8],
+        coding: Option<Coding>,
+        image_bytes: Option<u64>,
+    ) -> Result<(), PdfError> {
+        let Some(coding) = coding else {
             return Ok(());
-        }
+        };
         let l = self.limits;
         let by_ratio = (data.len() as u64).saturating_mul(l.max_inflate_ratio);
-        let cap = l
-            .max_stream_bytes
-            .min(by_ratio.max(l.ratio_threshold_bytes));
+        let cap = l.max_stream_bytes.min(
+            image_bytes
+                .map_or(by_ratio, |b| b.max(by_ratio))
+                .max(l.ratio_threshold_bytes),
+        );
         let room = l.max_total_inflated_bytes.saturating_sub(self.total);
-        let mut decoder = flate2::bufread::ZlibDecoder::new(data);
-        let mut chunk = vec![0u8; 64 * 1024];
-        let mut produced = 0u64;
-        loop {
-            // A damaged tail is common in real files and the parser copes with it; only
-            // the size matters here.
-            let n = match decoder.read(&mut chunk) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => n as u64,
-            };
-            produced += n;
-            if produced > room {
-                return Err(PdfError::limit(format!(
-                    "the streams inflate to more than {} bytes together (pdf.max_total_inflated_bytes)",
-                    l.max_total_inflated_bytes
-                )));
-            }
-            if produced > cap {
-                return Err(PdfError::limit(if cap == l.max_stream_bytes {
-                    format!(
-                        "a stream inflates to more than {} bytes (pdf.max_stream_bytes)",
-                        l.max_stream_bytes
-                    )
-                } else {
-                    format!(
-                        "a stream of {} bytes inflates more than {}-fold (pdf.max_inflate_ratio)",
-                        data.len(),
-                        l.max_inflate_ratio
-                    )
-                }));
-            }
+        let produced = decoded_len(coding, data, cap.min(room));
+        if produced > room {
+            return Err(PdfError::limit(format!(
+                "the streams inflate to more than {} bytes together (pdf.max_total_inflated_bytes)",
+                l.max_total_inflated_bytes
+            )));
+        }
+        if produced > cap {
+            return Err(PdfError::limit(if cap == l.max_stream_bytes {
+                format!(
+                    "a stream inflates to more than {} bytes (pdf.max_stream_bytes)",
+                    l.max_stream_bytes
+                )
+            } else {
+                format!(
+                    "a stream of {} bytes inflates more than {}-fold (pdf.max_inflate_ratio)",
+                    data.len(),
+                    l.max_inflate_ratio
+                )
+            }));
         }
         self.total += produced;
         Ok(())
+    }
+}
+
+/// How a stream's raw bytes are coded, for the filters whose output the guard measures:
+/// anything with a zlib header is inflated whatever its dictionary says; otherwise the first
+/// filter named decides (a later filter of a chain works on the first one's output, which
+/// is not materialized here).
+fn coding(dict: &[u8], data: &[u8]) -> Option<Coding> {
+    if is_zlib(data) {
+        return Some(Coding::Flate);
+    }
+    let at = find(dict, b"/Filter", 0)? + b"/Filter".len();
+    let rest = &dict[at..];
+    let name_at = rest.iter().position(|b| *b == b'/')?;
+    // Only whitespace or an opening bracket may stand between the key and the first name.
+    if !rest[..name_at]
+        .iter()
+        .all(|b| b.is_ascii_whitespace() || *b == b'[')
+    {
+        return None;
+    }
+    let name: Vec<u8> = rest[name_at + 1..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .copied()
+        .collect();
+    match name.as_slice() {
+        b"LZWDecode" | b"LZW" => Some(Coding::Lzw {
+            early_change: number_after(dict, b"/EarlyChange") != Some(0),
+        }),
+        b"RunLengthDecode" | b"RL" => Some(Coding::RunLength),
+        _ => None,
     }
 }
 
@@ -170,9 +205,10 @@ fn preceding_dict(bytes: &[u8], keyword: usize) -> &[u8] {
 }
 
 /// Refuses an image whose declared (or, for JPEG 2000, encoded) size is over the cap.
-fn check_image(dict: &[u8], data: &[u8], limits: &PdfLimits) -> Result<(), PdfError> {
+/// For an image with a declared size, returns the most bytes its samples can take.
+fn check_image(dict: &[u8], data: &[u8], limits: &PdfLimits) -> Result<Option<u64>, PdfError> {
     if find(dict, b"/Image", 0).is_none() {
-        return Ok(());
+        return Ok(None);
     }
     let declared = match (
         number_after(dict, b"/Width"),
@@ -194,7 +230,30 @@ fn check_image(dict: &[u8], data: &[u8], limits: &PdfLimits) -> Result<(), PdfEr
             )));
         }
     }
-    Ok(())
+    Ok(declared.map(|(w, h)| sample_bytes(dict, w, h)))
+}
+
+/// The most bytes the samples of a `w` × `h` image can take: its rows of components, plus
+/// one byte per row for a PNG predictor's tag. A colour space given by reference or as an
+/// array may be a DeviceN of up to 32 colorants (ISO 32000-1, annex C), so that is assumed.
+fn sample_bytes(dict: &[u8], w: u64, h: u64) -> u64 {
+    let bits = number_after(dict, b"/BitsPerComponent")
+        .unwrap_or(8)
+        .clamp(1, 16);
+    let components = if find(dict, b"/DeviceGray", 0).is_some() {
+        1
+    } else if find(dict, b"/DeviceRGB", 0).is_some() {
+        3
+    } else if find(dict, b"/DeviceCMYK", 0).is_some() {
+        4
+    } else {
+        32
+    };
+    let row = w
+        .saturating_mul(components * bits)
+        .div_ceil(8)
+        .saturating_add(1);
+    row.saturating_mul(h)
 }
 
 /// The image size in a JPEG 2000 codestream's SIZ marker (raw codestream or JP2 box).
@@ -291,6 +350,62 @@ mod tests {
         };
         let err = scan(&file, &limits).unwrap_err();
         assert!(err.to_string().contains("pdf.max_inflate_ratio"), "{err}");
+    }
+
+    #[test]
+    fn a_flat_image_is_held_to_its_declared_size_not_the_ratio() {
+        // A page-sized scan of one colour: a thousandfold, and exactly its declared size.
+        let (w, h) = (1275usize, 1650usize);
+        let samples = zlib(&vec![0xffu8; w * h * 3]);
+        let dict = format!(
+            "<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode >>"
+        );
+        let limits = PdfLimits {
+            ratio_threshold_bytes: 1024 * 1024,
+            ..PdfLimits::default()
+        };
+        assert!(
+            samples.len() * 200 < w * h * 3,
+            "the test needs a ratio over the cap"
+        );
+        let scan = scan(&with_stream(&dict, &samples), &limits).unwrap();
+        assert_eq!(scan.inflated, (w * h * 3) as u64);
+
+        // The same stream declared as a tiny image is still a bomb.
+        let small = "<< /Subtype /Image /Width 10 /Height 10 /ColorSpace /DeviceRGB /Filter /FlateDecode >>";
+        let err = scan_err(&with_stream(small, &samples), &limits);
+        assert!(err.contains("pdf.max_inflate_ratio"), "{err}");
+    }
+
+    #[test]
+    fn run_length_and_lzw_bombs_stop_at_the_caps() {
+        // RunLength expands 64-fold at most (two bytes for 128), under the default ratio.
+        let limits = PdfLimits {
+            ratio_threshold_bytes: 64 * 1024,
+            max_inflate_ratio: 32,
+            ..PdfLimits::default()
+        };
+        // 64 KiB of RunLength pairs decode to 4 MiB: 64-fold.
+        let rl = [129u8, 0].repeat(32 * 1024);
+        let err = scan_err(&with_stream("<< /Filter /RunLengthDecode >>", &rl), &limits);
+        assert!(err.contains("pdf.max_inflate_ratio"), "{err}");
+        // In an array, abbreviated, the same.
+        let err = scan_err(&with_stream("<< /Filter [/RL] >>", &rl), &limits);
+        assert!(err.contains("pdf.max_inflate_ratio"), "{err}");
+        let bomb = decoded::tests::lzw_bomb();
+        let err = scan_err(&with_stream("<< /Filter /LZWDecode >>", &bomb), &limits);
+        assert!(err.contains("pdf.max_inflate_ratio"), "{err}");
+        // A small RunLength stream passes and is counted.
+        let ok = scan(
+            &with_stream("<< /Filter /RunLengthDecode >>", &[2, 1, 2, 3, 128]),
+            &limits,
+        )
+        .unwrap();
+        assert_eq!(ok.inflated, 3);
+    }
+
+    fn scan_err(file: &[u8], limits: &PdfLimits) -> String {
+        scan(file, limits).unwrap_err().to_string()
     }
 
     #[test]
