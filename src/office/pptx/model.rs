@@ -647,6 +647,9 @@ pub struct Run {
     /// Highlight colour.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub highlight: Option<Color>,
+    /// Outer shadow of the glyphs (`a:rPr/a:effectLst/a:outerShdw`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shadow: Option<Shadow>,
     /// Latin font, theme references resolved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub font: Option<String>,

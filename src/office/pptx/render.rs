@@ -1124,6 +1124,18 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if let Some(h) = &r.highlight {
             let _ = write!(s, ";background:{}", css_color(h));
         }
+        if let Some(sh) = &r.shadow {
+            // A text-shadow's blur radius is read as twice the standard deviation, as
+            // `blurRad` is.
+            let _ = write!(
+                s,
+                ";text-shadow:{} {} {} {}",
+                len(sh.dx / EMU_PER_POINT),
+                len(sh.dy / EMU_PER_POINT),
+                len(sh.blur / EMU_PER_POINT),
+                css_color(&sh.color)
+            );
+        }
         let _ = write!(self.out, "<span style=\"{s}\">");
         escape_into(&mut self.out, &r.text);
         self.out.push_str("</span>");

@@ -1085,3 +1085,29 @@ fn shadows_and_glow_from_the_effect_list_and_the_theme_effect_style() {
         "{html}"
     );
 }
+
+#[test]
+fn text_runs_cast_their_own_shadow() {
+    // ShapeCrawler's decks shadow the letters of a text box (`a:rPr/a:effectLst`), not
+    // the box.
+    let body = r#"<p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr sz="2400"><a:effectLst><a:outerShdw blurRad="38100" dist="38100" dir="2700000" algn="tl"><a:srgbClr val="000000"><a:alpha val="50000"/></a:srgbClr></a:outerShdw></a:effectLst></a:rPr><a:t>Shadowed</a:t></a:r><a:r><a:rPr sz="2400"/><a:t>plain</a:t></a:r></a:p></p:txBody>"#;
+    let sp = format!(
+        r#"<p:sp><p:nvSpPr><p:cNvPr id="2" name="T"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="3000000" cy="1000000"/></a:xfrm></p:spPr>{body}</p:sp>"#
+    );
+    let p = one_slide(&sp);
+    let runs = &text(&p.slides[0].shapes[0]).paragraphs[0].runs;
+    let s = runs[0].shadow.expect("a shadow on the first run");
+    // 3 pt at 45°: 2.12 pt right and down.
+    assert!(
+        (s.dx - s.dy).abs() < 1e-6 && (s.dx - 26_940.7).abs() < 1.0,
+        "{s:?}"
+    );
+    assert_eq!(s.color.hex(), "#00000080");
+    assert_eq!(runs[1].shadow, None);
+    let html = html_of(&p, 0);
+    assert!(
+        html.contains(";text-shadow:calc(var(--pt)*2.121) calc(var(--pt)*2.121) calc(var(--pt)*3) #00000080\">Shadowed"),
+        "{html}"
+    );
+    assert_eq!(html.matches("text-shadow").count(), 1, "{html}");
+}
