@@ -21,6 +21,7 @@ pub mod render;
 
 mod chart;
 mod color;
+mod effect;
 mod fill;
 mod geometry;
 mod parse;

@@ -112,8 +112,58 @@ pub struct Shape {
     /// A click hyperlink on the whole shape.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<Link>,
+    /// Shadows and glow drawn around it (auto shapes and pictures).
+    #[serde(skip_serializing_if = "Effects::is_empty")]
+    pub effects: Effects,
     /// What it is.
     pub kind: ShapeKind,
+}
+
+/// The effects of a shape that are drawn (`a:effectLst`, or its style's `a:effectRef`).
+/// Soft edges, reflections and 3-D are not read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Effects {
+    /// A shadow cast behind the shape (`a:outerShdw`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outer_shadow: Option<Shadow>,
+    /// A shadow inside the shape's edge (`a:innerShdw`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inner_shadow: Option<Shadow>,
+    /// A soft glow around the shape (`a:glow`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub glow: Option<Glow>,
+}
+
+impl Effects {
+    /// Whether no effect is drawn.
+    pub fn is_empty(&self) -> bool {
+        *self == Effects::default()
+    }
+}
+
+/// A shadow: an offset, blurred copy of the shape's outline in one colour.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shadow {
+    /// Horizontal offset in EMU (`dist` along `dir`), positive to the right.
+    pub dx: f64,
+    /// Vertical offset in EMU, positive downwards.
+    pub dy: f64,
+    /// Blur radius in EMU (`blurRad`).
+    pub blur: f64,
+    /// Colour, with its opacity.
+    pub color: Color,
+}
+
+/// A glow around a shape.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Glow {
+    /// Radius in EMU (`rad`).
+    pub radius: f64,
+    /// Colour, with its opacity.
+    pub color: Color,
 }
 
 /// A shape's box in slide EMU, and how it is turned.
@@ -597,6 +647,9 @@ pub struct Run {
     /// Highlight colour.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub highlight: Option<Color>,
+    /// Outer shadow of the glyphs (`a:rPr/a:effectLst/a:outerShdw`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shadow: Option<Shadow>,
     /// Latin font, theme references resolved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub font: Option<String>,

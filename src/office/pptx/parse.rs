@@ -18,11 +18,12 @@ use crate::office::{Ns, OfficeError, OfficeErrorKind, OfficeLimits, OfficePackag
 
 use super::chart::chart;
 use super::color::{number, ClrMap, ColorCtx};
+use super::effect::{effect_list, style_effects};
 use super::fill::{blip, fill_in, line, style_fill, style_line};
 use super::geometry::custom_geometry;
 use super::model::{
-    AutoShape, Color, Embedded, Fill, Frame, Geometry, Group, ImageSource, Layer, Line, Link,
-    Picture, PlaceholderRef, Presentation, Shape, ShapeKind, Slide,
+    AutoShape, Color, Effects, Embedded, Fill, Frame, Geometry, Group, ImageSource, Layer, Line,
+    Link, Picture, PlaceholderRef, Presentation, Shape, ShapeKind, Slide,
 };
 use super::table::{default_style_doc, table, TableCtx};
 use super::text::{
@@ -963,8 +964,28 @@ impl Parser<'_, '_> {
             link: c_nv
                 .and_then(|c| c.child(Ns::A, "hlinkClick"))
                 .and_then(|h| link_with(&self.slide_numbers, own.rels, h)),
+            effects: Effects::default(),
             kind,
         }
+    }
+
+    /// Effects through the chain: the nearest `spPr` with an `a:effectLst` (an empty one
+    /// removes them), else the nearest `p:style/a:effectRef`.
+    fn effects(env: &Env<'_>, chain: &[Element<'_>]) -> Effects {
+        if let Some(lst) = chain
+            .iter()
+            .rev()
+            .find_map(|e| sp_pr(*e).and_then(|p| p.child(Ns::A, "effectLst")))
+        {
+            return effect_list(lst, &env.colors);
+        }
+        chain
+            .iter()
+            .rev()
+            .find_map(|e| pchild(*e, "style"))
+            .and_then(|s| s.child(Ns::A, "effectRef"))
+            .map(|r| style_effects(r, env.theme, &env.colors))
+            .unwrap_or_default()
     }
 
     /// The chain of elements a slide shape inherits from: master placeholder, layout
@@ -1045,7 +1066,9 @@ impl Parser<'_, '_> {
             text,
             connector,
         });
-        self.make_shape(own, el, frame, ph, kind)
+        let mut shape = self.make_shape(own, el, frame, ph, kind);
+        shape.effects = Self::effects(env, &chain);
+        shape
     }
 
     /// Fill and outline through the chain: the nearest `spPr` that names one, else the
@@ -1214,7 +1237,9 @@ impl Parser<'_, '_> {
             fill,
             line,
         });
-        self.make_shape(own, el, frame, ph, kind)
+        let mut shape = self.make_shape(own, el, frame, ph, kind);
+        shape.effects = Self::effects(env, &chain);
+        shape
     }
 
     fn graphic_frame(

@@ -20,9 +20,9 @@ use crate::markup::{encode_path, escape_into};
 
 use super::geometry::{arrow_head, shape_paths, SubPath};
 use super::model::{
-    Align, AutoShape, Chart, Color, Embedded, Fill, Frame, Geometry, GradientKind, ImageSource,
-    Line, Link, MediaPart, Paragraph, Picture, Presentation, Run, RunKind, Shape, ShapeKind, Slide,
-    Spacing, Table, TextBody, VerticalAnchor, EMU_PER_POINT,
+    Align, AutoShape, Chart, Color, Effects, Embedded, Fill, Frame, Geometry, GradientKind,
+    ImageSource, Line, Link, MediaPart, Paragraph, Picture, Presentation, Run, RunKind, Shadow,
+    Shape, ShapeKind, Slide, Spacing, Table, TextBody, VerticalAnchor, EMU_PER_POINT,
 };
 
 /// The stylesheet slide markup needs (stages, shapes, text, tables).
@@ -158,6 +158,64 @@ fn pt(emu: i64) -> String {
 /// A CSS length of `v` slide points.
 fn len(v: f64) -> String {
     format!("calc(var(--pt)*{})", n(v))
+}
+
+/// The CSS filter drawing a shape's outer shadow and glow (CSS `drop-shadow` blurs with a
+/// standard deviation of half its radius, as a `blurRad` is read). A glow has no offset;
+/// two stacked half-radius shadows give it the body a single blur lacks.
+fn effects_filter(e: &Effects) -> Option<String> {
+    let mut out = Vec::new();
+    if let Some(g) = &e.glow {
+        let shadow = format!(
+            "drop-shadow(0 0 {} {})",
+            len(g.radius / EMU_PER_POINT / 2.0),
+            css_color(&g.color)
+        );
+        out.push(shadow.clone());
+        out.push(shadow);
+    }
+    if let Some(s) = &e.outer_shadow {
+        out.push(format!(
+            "drop-shadow({} {} {} {})",
+            len(s.dx / EMU_PER_POINT),
+            len(s.dy / EMU_PER_POINT),
+            len(s.blur / EMU_PER_POINT),
+            css_color(&s.color)
+        ));
+    }
+    (!out.is_empty()).then(|| out.join(" "))
+}
+
+/// The width a table border is drawn with, in points (hairlines get half a point).
+fn border_width(b: &Line) -> f64 {
+    (b.width as f64 / EMU_PER_POINT).max(0.5)
+}
+
+/// Half of each collapsed border around cell (`row`, `col`) — left, top, right, bottom —
+/// in points: on a shared edge CSS draws the wider of the two cells' borders.
+fn collapsed_half_borders(t: &Table, row: usize, col: usize) -> [f64; 4] {
+    let cell_at = |r: usize, c: usize| t.rows.get(r).and_then(|row| row.cells.get(c));
+    let width = |r: usize, c: usize, side: usize| {
+        cell_at(r, c)
+            .and_then(|cell| cell.borders[side].as_ref())
+            .map_or(0.0, border_width)
+    };
+    let Some(cell) = cell_at(row, col) else {
+        return [0.0; 4];
+    };
+    let (right, below) = (
+        col + cell.col_span.max(1) as usize,
+        row + cell.row_span.max(1) as usize,
+    );
+    let own = |side: usize| width(row, col, side);
+    let left = col.checked_sub(1).map_or(0.0, |c| width(row, c, 2));
+    let top = row.checked_sub(1).map_or(0.0, |r| width(r, col, 3));
+    [
+        own(0).max(left) / 2.0,
+        own(1).max(top) / 2.0,
+        own(2).max(width(row, right, 0)) / 2.0,
+        own(3).max(width(below, col, 1)) / 2.0,
+    ]
 }
 
 /// A font name reduced to characters that cannot break out of a CSS string.
@@ -458,6 +516,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if !transform.is_empty() {
             let _ = write!(self.out, ";transform:{}", transform.trim());
         }
+        if let Some(filter) = effects_filter(&s.effects) {
+            let _ = write!(self.out, ";filter:{filter}");
+        }
         self.out.push('"');
         if !s.name.is_empty() {
             self.out.push_str(" data-name=\"");
@@ -478,7 +539,12 @@ impl<'d, 'o> Renderer<'d, 'o> {
             self.out.push_str(open);
         }
         match &s.kind {
-            ShapeKind::Shape(a) => self.auto_shape(a, f),
+            ShapeKind::Shape(a) => {
+                self.auto_shape(a, f);
+                if let Some(inner) = &s.effects.inner_shadow {
+                    self.inner_shadow(&a.geometry, inner, f);
+                }
+            }
             ShapeKind::Picture(p) => self.picture(p, f, s.alt.as_deref()),
             ShapeKind::Group(g) => {
                 if depth < 64 {
@@ -602,6 +668,45 @@ impl<'d, 'o> Renderer<'d, 'o> {
         self.out.push_str("</svg>");
     }
 
+    /// An inner shadow (`a:innerShdw`) over a shape's interior: the outside of the
+    /// outline, blurred and offset, kept where it falls inside the outline.
+    fn inner_shadow(&mut self, geometry: &Geometry, shadow: &Shadow, f: &Frame) {
+        let w = f.width as f64 / EMU_PER_POINT;
+        let h = f.height as f64 / EMU_PER_POINT;
+        let id = self.fresh_id("s");
+        let _ = write!(
+            self.out,
+            "<svg class=\"pptx-geom\" viewBox=\"0 0 {} {}\" preserveAspectRatio=\"none\" aria-hidden=\"true\" style=\"--m:0{}\"><defs><filter id=\"{id}\" x=\"-50%\" y=\"-50%\" width=\"200%\" height=\"200%\"><feComponentTransfer in=\"SourceAlpha\"><feFuncA type=\"table\" tableValues=\"1 0\"/></feComponentTransfer><feGaussianBlur stdDeviation=\"{}\"/><feOffset dx=\"{}\" dy=\"{}\" result=\"out\"/><feFlood flood-color=\"{}\" flood-opacity=\"{}\"/><feComposite in2=\"out\" operator=\"in\"/><feComposite in2=\"SourceAlpha\" operator=\"in\"/></filter></defs>",
+            n(w),
+            n(h),
+            if f.flip_h || f.flip_v {
+                format!(
+                    ";transform:scale({},{})",
+                    if f.flip_h { -1 } else { 1 },
+                    if f.flip_v { -1 } else { 1 }
+                )
+            } else {
+                String::new()
+            },
+            n(shadow.blur / EMU_PER_POINT / 2.0),
+            n(shadow.dx / EMU_PER_POINT),
+            n(shadow.dy / EMU_PER_POINT),
+            css_color(&Color {
+                alpha: 1.0,
+                ..shadow.color
+            }),
+            n(f64::from(shadow.color.alpha))
+        );
+        for p in shape_paths(geometry, w, h).iter().filter(|p| p.fill) {
+            let _ = write!(
+                self.out,
+                "<path d=\"{}\" fill=\"#000\" fill-rule=\"evenodd\" filter=\"url(#{id})\"/>",
+                p.d
+            );
+        }
+        self.out.push_str("</svg>");
+    }
+
     fn arrow_heads(&mut self, l: &Line, paths: &[SubPath], lw: f64) {
         let open: Vec<&SubPath> = paths.iter().filter(|p| p.stroke).collect();
         let color = css_color(&l.color);
@@ -674,11 +779,15 @@ impl<'d, 'o> Renderer<'d, 'o> {
                         );
                     }
                     GradientKind::Radial { cx, cy } => {
+                        // The last stop reaches the corner farthest from the focus, so an
+                        // off-centre focus (`fillToRect`) still shades the whole box.
+                        let r = cx.max(1.0 - cx).hypot(cy.max(1.0 - cy));
                         let _ = write!(
                             self.out,
-                            "<defs><radialGradient id=\"{id}\" cx=\"{}\" cy=\"{}\" r=\"0.75\">{stops}</radialGradient></defs>",
+                            "<defs><radialGradient id=\"{id}\" cx=\"{}\" cy=\"{}\" r=\"{}\">{stops}</radialGradient></defs>",
                             n(cx),
-                            n(cy)
+                            n(cy),
+                            n(r)
                         );
                     }
                 }
@@ -953,8 +1062,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
         for r in &p.runs {
             self.run(r);
         }
-        if !has_text {
-            // Keeps an empty paragraph one line tall.
+        // Keeps an empty paragraph one line tall, and keeps the empty line a break at the
+        // end of a paragraph opens (a `<br>` ending a block opens none in HTML).
+        if !has_text || p.runs.last().is_some_and(|r| r.kind == RunKind::Break) {
             self.out.push_str("<br>");
         }
         self.out.push_str("</p>");
@@ -1014,6 +1124,18 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if let Some(h) = &r.highlight {
             let _ = write!(s, ";background:{}", css_color(h));
         }
+        if let Some(sh) = &r.shadow {
+            // A text-shadow's blur radius is read as twice the standard deviation, as
+            // `blurRad` is.
+            let _ = write!(
+                s,
+                ";text-shadow:{} {} {} {}",
+                len(sh.dx / EMU_PER_POINT),
+                len(sh.dy / EMU_PER_POINT),
+                len(sh.blur / EMU_PER_POINT),
+                css_color(&sh.color)
+            );
+        }
         let _ = write!(self.out, "<span style=\"{s}\">");
         escape_into(&mut self.out, &r.text);
         self.out.push_str("</span>");
@@ -1039,13 +1161,13 @@ impl<'d, 'o> Renderer<'d, 'o> {
             );
         }
         self.out.push_str("</colgroup>");
-        for row in &t.rows {
+        for (ri, row) in t.rows.iter().enumerate() {
             let _ = write!(
                 self.out,
                 "<tr style=\"height:{}\">",
                 len(row.height as f64 / EMU_PER_POINT)
             );
-            for cell in &row.cells {
+            for (ci, cell) in row.cells.iter().enumerate() {
                 if cell.merged {
                     continue;
                 }
@@ -1057,14 +1179,19 @@ impl<'d, 'o> Renderer<'d, 'o> {
                     let _ = write!(self.out, " rowspan=\"{}\"", cell.row_span);
                 }
                 let mut style = String::new();
-                let [l, tp, r, b] = cell.text.insets;
+                // PowerPoint centres borders on the grid lines and keeps a row as tall as
+                // stored while its text fits. A collapsed CSS border puts half its width
+                // inside each cell it separates, on top of the padding, so the margins
+                // give that half back.
+                let half = collapsed_half_borders(t, ri, ci);
+                let [l, tp, r, b] = cell.text.insets.map(|v| v as f64 / EMU_PER_POINT);
                 let _ = write!(
                     style,
                     "padding:{} {} {} {};",
-                    len(tp as f64 / EMU_PER_POINT),
-                    len(r as f64 / EMU_PER_POINT),
-                    len(b as f64 / EMU_PER_POINT),
-                    len(l as f64 / EMU_PER_POINT)
+                    len((tp - half[1]).max(0.0)),
+                    len((r - half[2]).max(0.0)),
+                    len((b - half[3]).max(0.0)),
+                    len((l - half[0]).max(0.0))
                 );
                 style.push_str(match cell.text.anchor {
                     VerticalAnchor::Top => "vertical-align:top;",
@@ -1086,7 +1213,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
                         let _ = write!(
                             style,
                             "border-{side}:{} {} {};",
-                            len((b.width as f64 / EMU_PER_POINT).max(0.5)),
+                            len(border_width(b)),
                             if b.dash == "solid" { "solid" } else { "dashed" },
                             css_color(&b.color)
                         );

@@ -11,8 +11,9 @@ use crate::office::xml::Element;
 use crate::office::Ns;
 
 use super::color::{number, percent, ColorCtx};
+use super::effect::effect_list;
 use super::model::{
-    Align, Bullet, Color, Link, Paragraph, Run, RunKind, Spacing, TextBody, VerticalAnchor,
+    Align, Bullet, Color, Link, Paragraph, Run, RunKind, Shadow, Spacing, TextBody, VerticalAnchor,
 };
 use super::theme::Theme;
 
@@ -41,6 +42,8 @@ pub(super) struct RunProps {
     baseline: Option<f64>,
     caps: Option<String>,
     spacing: Option<f64>,
+    /// The text's outer shadow (`a:effectLst`); `Some(None)`: an effect list without one.
+    shadow: Option<Option<Shadow>>,
 }
 
 impl RunProps {
@@ -85,6 +88,7 @@ impl RunProps {
                     })
                 }
                 "highlight" => r.highlight = ctx.child_color(c),
+                "effectLst" => r.shadow = Some(effect_list(c, ctx).outer_shadow),
                 "latin" => r.latin = c.attr(Ns::None, "typeface").map(str::to_owned),
                 "ea" => r.east_asian = c.attr(Ns::None, "typeface").map(str::to_owned),
                 _ => {}
@@ -110,7 +114,7 @@ impl RunProps {
         }
         take!(
             size, bold, italic, underline, strike, color, highlight, latin, east_asian, baseline,
-            caps, spacing
+            caps, spacing, shadow
         );
     }
 }
@@ -646,6 +650,7 @@ fn make_run(
         baseline: props.baseline.unwrap_or(0.0),
         caps: off(&props.caps, "none"),
         spacing: props.spacing.unwrap_or(0.0),
+        shadow: props.shadow.flatten(),
         link,
     }
 }

@@ -123,7 +123,8 @@ impl Theme {
     }
 
     /// The format-scheme entry a style reference `idx` points at: fills 1–999 are
-    /// `a:fillStyleLst`, 1001 and up `a:bgFillStyleLst`; lines use `a:lnStyleLst`.
+    /// `a:fillStyleLst`, 1001 and up `a:bgFillStyleLst`; lines use `a:lnStyleLst`, effects
+    /// `a:effectStyleLst`.
     pub(super) fn format_style(&self, list: StyleList, idx: u32) -> Option<Element<'_>> {
         let fmt = self
             .doc
@@ -135,6 +136,7 @@ impl Theme {
             StyleList::Fill if idx >= 1001 => ("bgFillStyleLst", idx - 1001),
             StyleList::Fill => ("fillStyleLst", idx.checked_sub(1)?),
             StyleList::Line => ("lnStyleLst", idx.checked_sub(1)?),
+            StyleList::Effect => ("effectStyleLst", idx.checked_sub(1)?),
         };
         fmt.child(Ns::A, name)?.elements().nth(index as usize)
     }
@@ -147,4 +149,6 @@ pub(super) enum StyleList {
     Fill,
     /// Lines.
     Line,
+    /// Effect styles (`a:effectStyleLst`).
+    Effect,
 }

@@ -993,3 +993,121 @@ fn percent_space_before_is_a_share_of_the_text_size_not_of_the_line() {
         paras[2]
     );
 }
+
+#[test]
+fn a_line_break_ending_a_paragraph_keeps_its_empty_line() {
+    // PowerPoint shows the line a trailing `a:br` opens; a `<br>` ending an HTML block
+    // opens none, so the paragraph needs a second one.
+    let body = r#"<p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr sz="2000"/><a:t>Ends</a:t></a:r><a:br><a:rPr sz="2000"/></a:br></a:p><a:p><a:r><a:rPr sz="2000"/><a:t>Mid</a:t></a:r><a:br/><a:r><a:rPr sz="2000"/><a:t>dle</a:t></a:r></a:p></p:txBody>"#;
+    let sp = format!(
+        r#"<p:sp><p:nvSpPr><p:cNvPr id="2" name="Breaks"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="3000000" cy="2000000"/></a:xfrm></p:spPr>{body}</p:sp>"#
+    );
+    let p = one_slide(&sp);
+    let html = html_of(&p, 0);
+    let paras: Vec<&str> = html
+        .split("<p class=\"pptx-p\"")
+        .skip(1)
+        .map(|s| s.split("</p>").next().unwrap())
+        .collect();
+    assert_eq!(paras.len(), 2, "{html}");
+    assert!(paras[0].contains("Ends</span>"), "{}", paras[0]);
+    assert_eq!(paras[0].matches("<br>").count(), 2, "{}", paras[0]);
+    assert!(paras[0].ends_with("<br><br>"), "{}", paras[0]);
+    // A break between runs is one line break, nothing added.
+    assert_eq!(paras[1].matches("<br>").count(), 1, "{}", paras[1]);
+}
+
+#[test]
+fn shadows_and_glow_from_the_effect_list_and_the_theme_effect_style() {
+    use super::support::PPTX_THEME;
+    use crate::office::pptx::model::Shadow;
+    // Effect style 3 of the theme casts a shadow in its reference colour (`phClr`).
+    let theme = PPTX_THEME.replacen(
+        "<a:effectStyle><a:effectLst/></a:effectStyle></a:effectStyleLst>",
+        r#"<a:effectStyle><a:effectLst><a:outerShdw blurRad="38100" dist="25400" dir="5400000"><a:schemeClr val="phClr"><a:alpha val="50000"/></a:schemeClr></a:outerShdw></a:effectLst></a:effectStyle></a:effectStyleLst>"#,
+        1,
+    );
+    assert_ne!(theme, PPTX_THEME);
+    let style = r#"<p:style><a:lnRef idx="0"><a:schemeClr val="accent1"/></a:lnRef><a:fillRef idx="1"><a:schemeClr val="accent1"/></a:fillRef><a:effectRef idx="3"><a:srgbClr val="FF0000"/></a:effectRef><a:fontRef idx="minor"/></p:style>"#;
+    let sp = |id: u32, effects: &str| {
+        format!(
+            r#"<p:sp><p:nvSpPr><p:cNvPr id="{id}" name="S{id}"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1270000" cy="1270000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom>{effects}</p:spPr>{style}</p:sp>"#
+        )
+    };
+    let tree = [
+        sp(2, ""),
+        sp(3, "<a:effectLst/>"),
+        sp(4, r#"<a:effectLst><a:glow rad="127000"><a:srgbClr val="00FF00"/></a:glow><a:innerShdw blurRad="63500" dist="50800" dir="0"><a:srgbClr val="000000"/></a:innerShdw></a:effectLst>"#),
+    ]
+    .concat();
+    let mut deck = PptxFixture::new(vec![PptxSlide::new(&tree)]);
+    deck.theme = Some(theme);
+    let p = parse(&deck);
+    let shapes = &p.slides[0].shapes;
+    let shadow = shapes[0].effects.outer_shadow.expect("the style's shadow");
+    assert!(
+        shadow.dx.abs() < 1e-6 && (shadow.dy - 25_400.0).abs() < 1e-6,
+        "{shadow:?}"
+    );
+    assert_eq!(shadow.blur, 38_100.0);
+    assert_eq!(shadow.color.hex(), "#FF000080");
+    // An empty effect list of the shape's own removes the style's effects.
+    assert!(shapes[1].effects.is_empty(), "{:?}", shapes[1].effects);
+    let e = &shapes[2].effects;
+    assert_eq!(e.outer_shadow, None);
+    assert_eq!(
+        e.inner_shadow,
+        Some(Shadow {
+            dx: 50_800.0,
+            dy: 0.0,
+            blur: 63_500.0,
+            color: Color::rgb(0),
+        })
+    );
+    assert_eq!(
+        e.glow.map(|g| (g.radius, g.color.hex())),
+        Some((127_000.0, "#00FF00".to_owned()))
+    );
+    let html = html_of(&p, 0);
+    assert!(
+        html.contains(
+            "filter:drop-shadow(calc(var(--pt)*0) calc(var(--pt)*2) calc(var(--pt)*3) #FF000080)"
+        ),
+        "{html}"
+    );
+    assert!(
+        html.contains("drop-shadow(0 0 calc(var(--pt)*5) #00FF00)"),
+        "{html}"
+    );
+    assert!(html.contains("<feOffset dx=\"4\" dy=\"0\""), "{html}");
+    assert!(
+        html.contains("<feGaussianBlur stdDeviation=\"2.5\"/>"),
+        "{html}"
+    );
+}
+
+#[test]
+fn text_runs_cast_their_own_shadow() {
+    // ShapeCrawler's decks shadow the letters of a text box (`a:rPr/a:effectLst`), not
+    // the box.
+    let body = r#"<p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr sz="2400"><a:effectLst><a:outerShdw blurRad="38100" dist="38100" dir="2700000" algn="tl"><a:srgbClr val="000000"><a:alpha val="50000"/></a:srgbClr></a:outerShdw></a:effectLst></a:rPr><a:t>Shadowed</a:t></a:r><a:r><a:rPr sz="2400"/><a:t>plain</a:t></a:r></a:p></p:txBody>"#;
+    let sp = format!(
+        r#"<p:sp><p:nvSpPr><p:cNvPr id="2" name="T"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="3000000" cy="1000000"/></a:xfrm></p:spPr>{body}</p:sp>"#
+    );
+    let p = one_slide(&sp);
+    let runs = &text(&p.slides[0].shapes[0]).paragraphs[0].runs;
+    let s = runs[0].shadow.expect("a shadow on the first run");
+    // 3 pt at 45°: 2.12 pt right and down.
+    assert!(
+        (s.dx - s.dy).abs() < 1e-6 && (s.dx - 26_940.7).abs() < 1.0,
+        "{s:?}"
+    );
+    assert_eq!(s.color.hex(), "#00000080");
+    assert_eq!(runs[1].shadow, None);
+    let html = html_of(&p, 0);
+    assert!(
+        html.contains(";text-shadow:calc(var(--pt)*2.121) calc(var(--pt)*2.121) calc(var(--pt)*3) #00000080\">Shadowed"),
+        "{html}"
+    );
+    assert_eq!(html.matches("text-shadow").count(), 1, "{html}");
+}
