@@ -215,3 +215,27 @@ fn lines_snap_to_the_document_grid_pitch() {
     ));
     assert!(!tag_before(&render(&free), "Free").contains("line-height"));
 }
+
+#[test]
+fn vml_groups_size_their_shapes_in_their_own_coordinates() {
+    // 2000×1000 units drawn as 200×100 pt: a 1000×500 shape is 100×50 pt, not
+    // 1000×500 pixels.
+    let body = r#"<w:p><w:r><w:pict xmlns:v="urn:schemas-microsoft-com:vml"><v:group style="width:200pt;height:100pt" coordsize="2000,1000"><v:shape style="position:absolute;left:0;top:0;width:1000;height:500"><v:textbox><w:txbxContent><w:p><w:r><w:t>Grouped box</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></v:group></w:pict></w:r></w:p>"#;
+    let html = render(&DocxFixture::new(body));
+    let at = html.find("Grouped box").unwrap();
+    let open = html[..at].rfind("docx-textbox").unwrap();
+    let tag = &html[open..at];
+    assert!(tag.contains("width:100pt;min-height:50pt;"), "{tag}");
+}
+
+#[test]
+fn drawingml_groups_size_their_shapes_in_their_own_coordinates() {
+    // A group 2 × 1 inches whose children use a coordinate space twice as large.
+    let body = r#"<w:p><w:r><w:drawing xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wpg="http://schemas.microsoft.com/office/word/2010/wordprocessingGroup" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wp:inline><wp:extent cx="1828800" cy="914400"/><wp:docPr id="1" name="Group"/><a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingGroup"><wpg:wgp><wpg:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1828800" cy="914400"/><a:chOff x="0" y="0"/><a:chExt cx="3657600" cy="1828800"/></a:xfrm></wpg:grpSpPr><wps:wsp><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1828800" cy="914400"/></a:xfrm></wps:spPr><wps:txbx><w:txbxContent><w:p><w:r><w:t>Half box</w:t></w:r></w:p></w:txbxContent></wps:txbx></wps:wsp></wpg:wgp></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"#;
+    let html = render(&DocxFixture::new(body));
+    let at = html.find("Half box").unwrap();
+    let open = html[..at].rfind("docx-textbox").unwrap();
+    let tag = &html[open..at];
+    // 1828800 EMU = 144 pt in child units, half that on the page.
+    assert!(tag.contains("width:72pt;min-height:36pt;"), "{tag}");
+}
