@@ -10,7 +10,7 @@ use crate::office::relationships::RelTarget;
 use crate::office::xml::Element;
 use crate::office::{Ns, OfficeErrorKind};
 
-use super::model::{Anchor, Image, ImageSource, Inline, Placeholder, TextBox};
+use super::model::{Anchor, Border, Color, Image, ImageSource, Inline, Placeholder, TextBox};
 use super::parse::Parser;
 use super::props::emu;
 
@@ -24,6 +24,9 @@ struct Frame {
     /// Points per child unit inside a group (`wpg:wgp`), `None` outside groups: a group's
     /// shapes are sized in its own coordinate space (`a:chExt` against `a:ext`).
     group_scale: Option<(f32, f32)>,
+    /// Fill and outline of the shape around a text box (`wps:spPr`).
+    fill: Option<Color>,
+    outline: Option<Border>,
 }
 
 impl Parser<'_, '_> {
@@ -83,6 +86,8 @@ impl Parser<'_, '_> {
                         width: Some(frame.width).filter(|w| *w > 0.0),
                         height: Some(frame.height).filter(|h| *h > 0.0),
                         anchor: frame.anchor.clone(),
+                        fill: frame.fill,
+                        outline: frame.outline.clone(),
                         blocks,
                     }));
                 }
@@ -104,16 +109,21 @@ impl Parser<'_, '_> {
                     };
                     self.graphic_content(c, &inner, out);
                 }
-                (Ns::Wps, "wsp") if frame.group_scale.is_some() => {
-                    // A shape of a group: its text box has the shape's size.
+                (Ns::Wps, "wsp") => {
+                    // Its text box has the shape's fill and outline and, in a group,
+                    // the shape's own size.
+                    let props = c.child(Ns::Wps, "spPr");
                     let mut inner = frame.clone();
-                    if let (Some((w, h)), Some((sx, sy))) = (
-                        c.child(Ns::Wps, "spPr").and_then(|p| xfrm_ext(p, "ext")),
-                        frame.group_scale,
-                    ) {
+                    if let (Some((w, h)), Some((sx, sy))) =
+                        (props.and_then(|p| xfrm_ext(p, "ext")), frame.group_scale)
+                    {
                         inner.width = w * sx;
                         inner.height = h * sy;
                     }
+                    inner.fill = props
+                        .and_then(|p| p.child(Ns::A, "solidFill"))
+                        .and_then(rgb);
+                    inner.outline = props.and_then(|p| p.child(Ns::A, "ln")).and_then(outline);
                     self.graphic_content(c, &inner, out);
                 }
                 _ => self.graphic_content(c, frame, out),
@@ -205,6 +215,8 @@ impl Parser<'_, '_> {
                         width: size.map(|s| s.0).filter(|w| *w > 0.0),
                         height: size.map(|s| s.1).filter(|h| *h > 0.0),
                         anchor: None,
+                        fill: None,
+                        outline: None,
                         blocks,
                     }));
                 }
@@ -294,6 +306,39 @@ fn xfrm_ext(props: Element<'_>, name: &str) -> Option<(f32, f32)> {
     (w > 0.0 && h > 0.0).then_some((w, h))
 }
 
+/// The colour of a fill given as `a:srgbClr` (scheme colours are not resolved here).
+fn rgb(fill: Element<'_>) -> Option<Color> {
+    Color::from_hex(fill.child(Ns::A, "srgbClr")?.attr_local("val")?)
+}
+
+/// A shape outline (`a:ln`): none for `a:noFill`, else a solid line of its RGB colour
+/// and width (EMU; Word's 0.75 pt when absent).
+fn outline(ln: Element<'_>) -> Option<Border> {
+    if ln.child(Ns::A, "noFill").is_some() {
+        return Some(Border {
+            style: "none",
+            width: 0.0,
+            color: None,
+        });
+    }
+    let color = ln.child(Ns::A, "solidFill").and_then(rgb)?;
+    let width = ln
+        .attr_local("w")
+        .and_then(emu)
+        .filter(|w| w.is_finite() && *w > 0.0)
+        .unwrap_or(0.75)
+        .min(72.0);
+    Some(Border {
+        style: if ln.child(Ns::A, "prstDash").is_some() {
+            "dashed"
+        } else {
+            "single"
+        },
+        width,
+        color: Some(color),
+    })
+}
+
 /// Extent, alt text and anchoring of a `wp:inline`/`wp:anchor`.
 fn frame_of(el: Element<'_>, anchored: bool) -> Frame {
     let extent = el.child(Ns::Wp, "extent");
@@ -360,6 +405,8 @@ fn frame_of(el: Element<'_>, anchored: bool) -> Frame {
         alt,
         anchor,
         group_scale: None,
+        fill: None,
+        outline: None,
     }
 }
 

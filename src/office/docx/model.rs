@@ -712,6 +712,14 @@ pub struct TextBox {
     /// Anchoring, for floating boxes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
+    /// The shape's solid fill (`a:solidFill` with an RGB colour); `None` when it has
+    /// none or one this model does not resolve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill: Option<Color>,
+    /// The shape's outline: `Some` with style "none" for an explicit `a:noFill` line,
+    /// `None` when the shape says nothing the model resolves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outline: Option<Border>,
     /// Content.
     pub blocks: Vec<Block>,
 }

@@ -1096,6 +1096,12 @@ impl<'d> Renderer<'d, '_> {
                 if let Some(h) = b.height {
                     let _ = write!(style, "min-height:{}pt;", num(h));
                 }
+                if let Some(fill) = &b.fill {
+                    decl(&mut style, "background-color", fill);
+                }
+                if let Some(line) = &b.outline {
+                    border_css(&mut style, "", line);
+                }
                 if let Some(a) = &b.anchor {
                     float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
                 }
@@ -1704,12 +1710,16 @@ fn cell_side<'b>(
         .or(if edge { outer.as_ref() } else { inner.as_ref() })
 }
 
+/// Appends `border-{side}:…;` for a line, or `border:…;` when `side` is empty.
 fn border_css(s: &mut String, side: &str, b: &Border) {
+    s.push_str("border");
+    if !side.is_empty() {
+        s.push('-');
+        s.push_str(side);
+    }
     let style = match b.style {
         "none" => {
-            for piece in ["border-", side, ":none;"] {
-                s.push_str(piece);
-            }
+            s.push_str(":none;");
             return;
         }
         "double" => "double",
@@ -1725,17 +1735,7 @@ fn border_css(s: &mut String, side: &str, b: &Border) {
         b.width.max(0.5)
     };
     let color = b.color.as_deref().unwrap_or("#000000");
-    for piece in [
-        "border-",
-        side,
-        ":",
-        num(width).as_str(),
-        "pt ",
-        style,
-        " ",
-        color,
-        ";",
-    ] {
+    for piece in [":", num(width).as_str(), "pt ", style, " ", color, ";"] {
         s.push_str(piece);
     }
 }

@@ -239,3 +239,32 @@ fn drawingml_groups_size_their_shapes_in_their_own_coordinates() {
     // 1828800 EMU = 144 pt in child units, half that on the page.
     assert!(tag.contains("width:72pt;min-height:36pt;"), "{tag}");
 }
+
+#[test]
+fn drawingml_text_boxes_keep_their_fill_and_outline() {
+    let shape = |props: &str, text: &str| {
+        format!(
+            r#"<w:p><w:r><w:drawing xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wp:inline><wp:extent cx="914400" cy="457200"/><wp:docPr id="1" name="Box"/><a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr>{props}</wps:spPr><wps:txbx><w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"#
+        )
+    };
+    let body = format!(
+        "{}{}",
+        shape(
+            r#"<a:solidFill><a:srgbClr val="FFF2CC"/></a:solidFill><a:ln w="25400"><a:solidFill><a:srgbClr val="C00000"/></a:solidFill></a:ln>"#,
+            "Filled box"
+        ),
+        shape(r#"<a:noFill/><a:ln><a:noFill/></a:ln>"#, "Bare box")
+    );
+    let html = render(&DocxFixture::new(&body));
+    let tag = |text: &str| {
+        let at = html.find(text).unwrap();
+        let open = html[..at].rfind("docx-textbox").unwrap();
+        html[open..at].to_owned()
+    };
+    let filled = tag("Filled box");
+    assert!(filled.contains("background-color:#FFF2CC;"), "{filled}");
+    assert!(filled.contains("border:2pt solid #C00000;"), "{filled}");
+    let bare = tag("Bare box");
+    assert!(bare.contains("border:none;"), "{bare}");
+    assert!(!bare.contains("background-color"), "{bare}");
+}
