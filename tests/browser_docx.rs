@@ -8,6 +8,7 @@ use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverridePar
 use chromiumoxide::cdp::browser_protocol::page::CaptureScreenshotFormat;
 use chromiumoxide::page::ScreenshotParams;
 use common::browser::{eval, wait_for, TestBrowser};
+use common::docx::docx_with_body;
 use common::start;
 
 const REPORT: &str = concat!(
@@ -147,26 +148,6 @@ async fn report_60p_shows_its_page_frame_and_text_and_is_screenshotted() {
     let above = (left + width / 2.0, top - 10.0);
     assert_eq!(pixel(inside.0, inside.1), PAPER, "paper at {inside:?}");
     assert_eq!(pixel(above.0, above.1), DESK, "desk at {above:?}");
-}
-
-/// A Word package holding `body` (WordprocessingML with the `m:` namespace declared).
-fn docx_with_body(body: &str) -> Vec<u8> {
-    use std::io::Write;
-    let document = format!(
-        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><w:body>{body}</w:body></w:document>"#
-    );
-    let parts = [
-        ("[Content_Types].xml", r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>"#.to_string()),
-        ("_rels/.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>"#.to_string()),
-        ("word/document.xml", document),
-    ];
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (name, text) in parts {
-        zip.start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap().into_inner()
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod docx;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

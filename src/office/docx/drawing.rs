@@ -10,7 +10,7 @@ use crate::office::relationships::RelTarget;
 use crate::office::xml::Element;
 use crate::office::{Ns, OfficeErrorKind};
 
-use super::model::{Anchor, Image, ImageSource, Inline, Placeholder, TextBox};
+use super::model::{Anchor, Border, Color, Image, ImageSource, Inline, Placeholder, TextBox};
 use super::parse::Parser;
 use super::props::emu;
 
@@ -21,6 +21,12 @@ struct Frame {
     height: f32,
     alt: Option<String>,
     anchor: Option<Anchor>,
+    /// Points per child unit inside a group (`wpg:wgp`), `None` outside groups: a group's
+    /// shapes are sized in its own coordinate space (`a:chExt` against `a:ext`).
+    group_scale: Option<(f32, f32)>,
+    /// Fill and outline of the shape around a text box (`wps:spPr`).
+    fill: Option<Color>,
+    outline: Option<Border>,
 }
 
 impl Parser<'_, '_> {
@@ -53,8 +59,12 @@ impl Parser<'_, '_> {
                     let blip = c
                         .child(Ns::Pic, "blipFill")
                         .and_then(|b| b.child(Ns::A, "blip"));
-                    // A picture inside a group carries its own size.
-                    let (w, h) = shape_size(c).unwrap_or((frame.width, frame.height));
+                    // A picture inside a group carries its own size, in group units.
+                    let (w, h) = match (shape_size(c), frame.group_scale) {
+                        (Some((w, h)), Some((sx, sy))) => (w * sx, h * sy),
+                        (Some(size), None) => size,
+                        (None, _) => (frame.width, frame.height),
+                    };
                     let source = match blip {
                         Some(b) => self.blip_source(b),
                         None => ImageSource::Missing {
@@ -76,6 +86,8 @@ impl Parser<'_, '_> {
                         width: Some(frame.width).filter(|w| *w > 0.0),
                         height: Some(frame.height).filter(|h| *h > 0.0),
                         anchor: frame.anchor.clone(),
+                        fill: frame.fill,
+                        outline: frame.outline.clone(),
                         blocks,
                     }));
                 }
@@ -90,6 +102,30 @@ impl Parser<'_, '_> {
                     kind: "diagram".to_owned(),
                     label: "Diagram (SmartArt)".to_owned(),
                 })),
+                (Ns::Wpg, "wgp" | "grpSp") => {
+                    let inner = Frame {
+                        group_scale: Some(group_scale(c, frame.group_scale)),
+                        ..frame.clone()
+                    };
+                    self.graphic_content(c, &inner, out);
+                }
+                (Ns::Wps, "wsp") => {
+                    // Its text box has the shape's fill and outline and, in a group,
+                    // the shape's own size.
+                    let props = c.child(Ns::Wps, "spPr");
+                    let mut inner = frame.clone();
+                    if let (Some((w, h)), Some((sx, sy))) =
+                        (props.and_then(|p| xfrm_ext(p, "ext")), frame.group_scale)
+                    {
+                        inner.width = w * sx;
+                        inner.height = h * sy;
+                    }
+                    inner.fill = props
+                        .and_then(|p| p.child(Ns::A, "solidFill"))
+                        .and_then(rgb);
+                    inner.outline = props.and_then(|p| p.child(Ns::A, "ln")).and_then(outline);
+                    self.graphic_content(c, &inner, out);
+                }
                 _ => self.graphic_content(c, frame, out),
             }
         }
@@ -179,8 +215,14 @@ impl Parser<'_, '_> {
                         width: size.map(|s| s.0).filter(|w| *w > 0.0),
                         height: size.map(|s| s.1).filter(|h| *h > 0.0),
                         anchor: None,
+                        fill: None,
+                        outline: None,
                         blocks,
                     }));
+                }
+                (Ns::V, "group") => {
+                    let size = c.attr(Ns::None, "style").and_then(vml_size).or(size);
+                    self.vml_group(c, size, out);
                 }
                 (Ns::V, _) => {
                     let size = c.attr(Ns::None, "style").and_then(vml_size).or(size);
@@ -190,6 +232,111 @@ impl Parser<'_, '_> {
             }
         }
     }
+}
+
+impl Parser<'_, '_> {
+    /// A `v:group` of `size` points: its shapes give their sizes in the group's own
+    /// units (`coordsize`, 1000×1000 when absent), spread over the group's size.
+    fn vml_group(&mut self, group: Element<'_>, size: Option<(f32, f32)>, out: &mut Vec<Inline>) {
+        let Some((w, h)) = size else {
+            self.vml_content(group, None, out);
+            return;
+        };
+        let (cw, ch) = group
+            .attr(Ns::None, "coordsize")
+            .and_then(|v| v.split_once(','))
+            .and_then(|(a, b)| Some((a.trim().parse::<f32>().ok()?, b.trim().parse::<f32>().ok()?)))
+            .filter(|(a, b)| a.is_finite() && b.is_finite() && *a > 0.0 && *b > 0.0)
+            .unwrap_or((1000.0, 1000.0));
+        let scale = (w / cw, h / ch);
+        for c in group.elements() {
+            let size = c
+                .attr(Ns::None, "style")
+                .and_then(|s| vml_group_size(s, scale));
+            if c.is(Ns::V, "group") {
+                self.vml_group(c, size, out);
+            } else {
+                self.vml_content(c, size, out);
+            }
+        }
+    }
+}
+
+/// Width and height of a shape inside a VML group: bare numbers are group units, scaled
+/// by `scale` (points per unit); lengths with a unit are taken as they are.
+fn vml_group_size(style: &str, scale: (f32, f32)) -> Option<(f32, f32)> {
+    let mut width = None;
+    let mut height = None;
+    for decl in style.split(';') {
+        let Some((key, value)) = decl.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        let length = |per_unit: f32| match value.parse::<f32>() {
+            Ok(n) if n.is_finite() => Some(n * per_unit),
+            _ => css_length(value),
+        };
+        match key.trim() {
+            "width" => width = length(scale.0),
+            "height" => height = length(scale.1),
+            _ => {}
+        }
+    }
+    Some((width?, height?))
+}
+
+/// Points per child unit inside a DrawingML group (`a:ext` over `a:chExt` of its
+/// `grpSpPr`), given the scale of the group around it.
+fn group_scale(group: Element<'_>, outer: Option<(f32, f32)>) -> (f32, f32) {
+    let (ox, oy) = outer.unwrap_or((1.0, 1.0));
+    let props = group.elements().find(|c| c.name() == "grpSpPr");
+    let ratio = props.and_then(|p| Some((xfrm_ext(p, "ext")?, xfrm_ext(p, "chExt")?)));
+    match ratio {
+        Some(((w, h), (cw, ch))) => (ox * w / cw, oy * h / ch),
+        None => (ox, oy),
+    }
+}
+
+/// An extent (`a:ext`, `a:chExt`) of the `a:xfrm` in shape properties, in points; `None`
+/// unless both sides are positive.
+fn xfrm_ext(props: Element<'_>, name: &str) -> Option<(f32, f32)> {
+    let ext = props.child(Ns::A, "xfrm")?.child(Ns::A, name)?;
+    let w = ext.attr_local("cx").and_then(emu)?;
+    let h = ext.attr_local("cy").and_then(emu)?;
+    (w > 0.0 && h > 0.0).then_some((w, h))
+}
+
+/// The colour of a fill given as `a:srgbClr` (scheme colours are not resolved here).
+fn rgb(fill: Element<'_>) -> Option<Color> {
+    Color::from_hex(fill.child(Ns::A, "srgbClr")?.attr_local("val")?)
+}
+
+/// A shape outline (`a:ln`): none for `a:noFill`, else a solid line of its RGB colour
+/// and width (EMU; Word's 0.75 pt when absent).
+fn outline(ln: Element<'_>) -> Option<Border> {
+    if ln.child(Ns::A, "noFill").is_some() {
+        return Some(Border {
+            style: "none",
+            width: 0.0,
+            color: None,
+        });
+    }
+    let color = ln.child(Ns::A, "solidFill").and_then(rgb)?;
+    let width = ln
+        .attr_local("w")
+        .and_then(emu)
+        .filter(|w| w.is_finite() && *w > 0.0)
+        .unwrap_or(0.75)
+        .min(72.0);
+    Some(Border {
+        style: if ln.child(Ns::A, "prstDash").is_some() {
+            "dashed"
+        } else {
+            "single"
+        },
+        width,
+        color: Some(color),
+    })
 }
 
 /// Extent, alt text and anchoring of a `wp:inline`/`wp:anchor`.
@@ -257,18 +404,15 @@ fn frame_of(el: Element<'_>, anchored: bool) -> Frame {
         height: dim("cy"),
         alt,
         anchor,
+        group_scale: None,
+        fill: None,
+        outline: None,
     }
 }
 
 /// The `a:ext` of a shape's own transform, in points.
 fn shape_size(el: Element<'_>) -> Option<(f32, f32)> {
-    let ext = el
-        .child(Ns::Pic, "spPr")
-        .and_then(|s| s.child(Ns::A, "xfrm"))
-        .and_then(|x| x.child(Ns::A, "ext"))?;
-    let w = ext.attr_local("cx").and_then(emu)?;
-    let h = ext.attr_local("cy").and_then(emu)?;
-    (w > 0.0 && h > 0.0).then_some((w, h))
+    xfrm_ext(el.child(Ns::Pic, "spPr")?, "ext")
 }
 
 /// Width and height from a VML `style` attribute (`width:186.95pt;height:110.55pt`).

@@ -10,6 +10,7 @@ pub mod render;
 
 mod drawing;
 mod fields;
+mod layout;
 mod numbering;
 mod parse;
 mod props;

@@ -57,6 +57,11 @@ pub struct Section {
     pub title_page: bool,
     /// How this section starts.
     pub start: SectionStart,
+    /// Widths of unequal text columns (`w:cols w:equalWidth="0"` with `w:col`
+    /// children), in order; empty when the columns share the width equally
+    /// ([`PageSetup::columns`] of them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub column_widths: Vec<ColumnWidth>,
     /// Body blocks.
     pub blocks: Vec<Block>,
 }
@@ -83,8 +88,28 @@ pub struct PageSetup {
     pub footer_distance: f32,
     /// Text columns.
     pub columns: u16,
+    /// Space between equal columns (`w:cols w:space`; Word's 36 when absent).
+    pub column_space: f32,
+    /// A line is drawn between columns (`w:cols w:sep`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub column_separator: bool,
     /// Landscape orientation.
     pub landscape: bool,
+    /// The line pitch of the section's document grid, when its lines snap to it
+    /// (`w:docGrid` of type `lines`, `linesAndChars` or `snapToChars`; East Asian
+    /// documents). `None` for the default grid, which places lines freely.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_pitch: Option<f32>,
+}
+
+/// One column of a section with unequal columns, in points.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ColumnWidth {
+    /// Width of the column's text.
+    pub width: f32,
+    /// Space after the column, before the next one (ignored on the last).
+    pub space: f32,
 }
 
 impl Default for PageSetup {
@@ -100,7 +125,10 @@ impl Default for PageSetup {
             header_distance: 36.0,
             footer_distance: 36.0,
             columns: 1,
+            column_space: 36.0,
+            column_separator: false,
             landscape: false,
+            line_pitch: None,
         }
     }
 }
@@ -219,8 +247,12 @@ pub struct Paragraph {
     /// The list label, when the paragraph is numbered or bulleted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub list: Option<ListLabel>,
-    /// Formatting of the paragraph mark (applies to the list label and empty paragraphs).
+    /// Formatting of the paragraph mark (applies to the list label and empty paragraphs,
+    /// never to the paragraph's text).
     pub mark_format: RunFormat,
+    /// What the paragraph's runs inherit before their own formatting: document
+    /// defaults, table style and the paragraph style's run properties.
+    pub text_format: RunFormat,
     /// Content.
     pub inlines: Vec<Inline>,
 }
@@ -258,6 +290,15 @@ pub struct ParagraphFormat {
     /// Right-to-left paragraph.
     #[serde(skip_serializing_if = "is_false")]
     pub bidi: bool,
+    /// Space before and after is left out next to a paragraph of the same style
+    /// (`w:contextualSpacing`); the parser has already zeroed `space_before` and
+    /// `space_after` where it applies.
+    #[serde(skip_serializing_if = "is_false")]
+    pub contextual_spacing: bool,
+    /// The paragraph's lines do not snap to the section's document grid
+    /// (`w:snapToGrid w:val="0"`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub no_grid_snap: bool,
     /// Background fill.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shading: Option<Color>,
@@ -671,6 +712,14 @@ pub struct TextBox {
     /// Anchoring, for floating boxes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
+    /// The shape's solid fill (`a:solidFill` with an RGB colour); `None` when it has
+    /// none or one this model does not resolve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill: Option<Color>,
+    /// The shape's outline: `Some` with style "none" for an explicit `a:noFill` line,
+    /// `None` when the shape says nothing the model resolves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outline: Option<Border>,
     /// Content.
     pub blocks: Vec<Block>,
 }

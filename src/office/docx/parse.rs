@@ -287,13 +287,10 @@ impl Parser<'_, '_> {
         // Guard the viewer against absurd geometry from broken files.
         page.width = page.width.clamp(36.0, 10_000.0);
         page.height = page.height.clamp(36.0, 10_000.0);
-        if let Some(cols) = el
-            .child(Ns::W, "cols")
-            .and_then(|c| c.attr(Ns::W, "num"))
-            .and_then(|n| n.parse::<u16>().ok())
-        {
-            page.columns = cols.clamp(1, 16);
+        if let Some(cols) = el.child(Ns::W, "cols") {
+            section.column_widths = read_columns(cols, &mut page);
         }
+        page.line_pitch = el.child(Ns::W, "docGrid").and_then(line_pitch);
         section.page = page;
         section.title_page = el.child(Ns::W, "titlePg").is_some_and(on_off);
         section.start = match el.child(Ns::W, "type").and_then(val) {
@@ -329,8 +326,24 @@ impl Parser<'_, '_> {
     // ----- blocks ------------------------------------------------------------------
 
     /// Parses the block-level children of `parent` into `out`. With `breaks`, a
-    /// paragraph carrying a `w:sectPr` ends a section after itself.
+    /// paragraph carrying a `w:sectPr` ends a section after itself. Contextual spacing
+    /// is resolved over the new blocks.
     pub(super) fn blocks(
+        &mut self,
+        parent: Element<'_>,
+        out: &mut Vec<Block>,
+        breaks: Option<&mut Vec<(usize, Section)>>,
+    ) {
+        let start = out.len();
+        self.blocks_into(parent, out, breaks);
+        if let Some(new) = out.get_mut(start..) {
+            contextual_spacing(new);
+        }
+    }
+
+    /// [`Self::blocks`] without the spacing pass, for wrappers (`w:sdt` …) whose blocks
+    /// join their parent's.
+    fn blocks_into(
         &mut self,
         parent: Element<'_>,
         out: &mut Vec<Block>,
@@ -374,7 +387,7 @@ impl Parser<'_, '_> {
                 }
                 (Ns::W, "sdt") => {
                     if let Some(content) = el.child(Ns::W, "sdtContent") {
-                        self.blocks(content, out, breaks.as_deref_mut());
+                        self.blocks_into(content, out, breaks.as_deref_mut());
                     }
                 }
                 (Ns::W, "altChunk") => {
@@ -403,7 +416,7 @@ impl Parser<'_, '_> {
                     }));
                 }
                 // Unknown wrappers (customXml, ins/del around blocks, future elements).
-                _ => self.blocks(el, out, breaks.as_deref_mut()),
+                _ => self.blocks_into(el, out, breaks.as_deref_mut()),
             }
         }
     }
@@ -528,6 +541,7 @@ impl Parser<'_, '_> {
             format: paragraph_format(&ppr),
             list,
             mark_format: mark.apply(&self.fonts),
+            text_format: rpr.apply(&self.fonts),
             inlines: sink.items,
         }
     }
@@ -1095,6 +1109,94 @@ fn comment_range_mark(el: Element<'_>) -> Option<Inline> {
     })
 }
 
+/// Drops the space between neighbouring paragraphs of the same style where one of them
+/// has `w:contextualSpacing` (ECMA-376 §17.3.1.9: a paragraph's own space before and
+/// after is ignored next to a paragraph of its style; a table in between separates).
+fn contextual_spacing(blocks: &mut [Block]) {
+    for i in 1..blocks.len() {
+        let (before, after) = blocks.split_at_mut(i);
+        let (Some(Block::Paragraph(prev)), Some(Block::Paragraph(next))) =
+            (before.last_mut(), after.first_mut())
+        else {
+            continue;
+        };
+        if prev.style_id != next.style_id {
+            continue;
+        }
+        if prev.format.contextual_spacing {
+            prev.format.space_after = 0.0;
+        }
+        if next.format.contextual_spacing {
+            next.format.space_before = 0.0;
+        }
+    }
+}
+
+/// Most columns a section keeps; more is a broken file (Word allows 45 on the widest
+/// paper, but its columns would be narrower than a letter).
+const MAX_COLUMNS: u16 = 16;
+
+/// Reads `w:cols` into `page` (count, space, separator) and returns the widths of
+/// unequal columns. Unequal columns are the `w:col` children unless `w:equalWidth` is on
+/// (ECMA-376 §17.6.4: the children are ignored then); their count wins over `w:num`.
+fn read_columns(cols: Element<'_>, page: &mut PageSetup) -> Vec<super::model::ColumnWidth> {
+    let space = |el: Element<'_>| {
+        el.attr(Ns::W, "space")
+            .and_then(twips)
+            .filter(|s| s.is_finite() && *s >= 0.0)
+    };
+    if let Some(n) = cols
+        .attr(Ns::W, "num")
+        .and_then(|n| n.trim().parse::<u16>().ok())
+    {
+        page.columns = n.clamp(1, MAX_COLUMNS);
+    }
+    if let Some(s) = space(cols) {
+        page.column_space = s.min(page.width);
+    }
+    page.column_separator = cols
+        .attr(Ns::W, "sep")
+        .is_some_and(|v| matches!(v, "1" | "true" | "on"));
+    let equal = cols
+        .attr(Ns::W, "equalWidth")
+        .is_none_or(|v| matches!(v, "1" | "true" | "on"));
+    if equal {
+        return Vec::new();
+    }
+    let widths: Vec<_> = cols
+        .children_named(Ns::W, "col")
+        .take(usize::from(MAX_COLUMNS))
+        .map(|c| super::model::ColumnWidth {
+            width: c
+                .attr(Ns::W, "w")
+                .and_then(twips)
+                .filter(|w| w.is_finite() && *w > 0.0)
+                .unwrap_or(0.0)
+                .min(page.width),
+            space: space(c).unwrap_or(0.0).min(page.width),
+        })
+        .collect();
+    if widths.len() < 2 || widths.iter().any(|c| c.width <= 0.0) {
+        // Nothing usable: the section keeps `w:num` equal columns.
+        return Vec::new();
+    }
+    page.columns = widths.len() as u16;
+    widths
+}
+
+/// The line pitch of a `w:docGrid` whose lines snap to it, in points.
+fn line_pitch(grid: Element<'_>) -> Option<f32> {
+    if !matches!(
+        grid.attr(Ns::W, "type"),
+        Some("lines" | "linesAndChars" | "snapToChars")
+    ) {
+        return None;
+    }
+    grid.attr(Ns::W, "linePitch")
+        .and_then(twips)
+        .filter(|p| p.is_finite() && (1.0..=720.0).contains(p))
+}
+
 /// Paragraph layout from merged properties.
 fn paragraph_format(p: &PPr) -> ParagraphFormat {
     ParagraphFormat {
@@ -1108,6 +1210,8 @@ fn paragraph_format(p: &PPr) -> ParagraphFormat {
         page_break_before: p.page_break_before.unwrap_or(false),
         keep_next: p.keep_next.unwrap_or(false),
         bidi: p.bidi.unwrap_or(false),
+        contextual_spacing: p.contextual_spacing.unwrap_or(false),
+        no_grid_snap: p.snap_to_grid == Some(false),
         shading: p.shading.flatten(),
         borders: p.borders.clone(),
         tabs: {

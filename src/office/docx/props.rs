@@ -186,6 +186,8 @@ pub(crate) struct PPr {
     pub page_break_before: Option<bool>,
     pub keep_next: Option<bool>,
     pub bidi: Option<bool>,
+    pub contextual_spacing: Option<bool>,
+    pub snap_to_grid: Option<bool>,
     pub shading: Option<Option<Color>>,
     pub borders: Borders,
     pub tabs: Vec<TabStop>,
@@ -252,6 +254,8 @@ impl PPr {
                 "pageBreakBefore" => p.page_break_before = Some(on_off(c)),
                 "keepNext" => p.keep_next = Some(on_off(c)),
                 "bidi" => p.bidi = Some(on_off(c)),
+                "contextualSpacing" => p.contextual_spacing = Some(on_off(c)),
+                "snapToGrid" => p.snap_to_grid = Some(on_off(c)),
                 "shd" => p.shading = shading(c, theme),
                 "pBdr" => p.borders = borders(c, theme),
                 "tabs" => {
@@ -323,6 +327,8 @@ impl PPr {
             page_break_before,
             keep_next,
             bidi,
+            contextual_spacing,
+            snap_to_grid,
             shading,
             outline_level
         );

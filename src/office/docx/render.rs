@@ -17,10 +17,11 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use super::fields::field_name;
+use super::layout::{column_layout, paginate, ColumnLayout, ColumnSet, Page, PageItem};
 use super::model::{
     Align, Block, Border, BreakKind, CommentMarkKind, Document, HeaderFooterRefs, Image,
     ImageSource, Inline, LineSpacing, LinkTarget, ListSuffix, MediaPart, NoteKind, Paragraph,
-    RunFormat, Section, SectionStart, TabAlign, TabLeader, Table, Width,
+    RunFormat, Section, TabAlign, TabLeader, Table, Width,
 };
 use super::tabs::{self, PlacedTab};
 
@@ -76,6 +77,7 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         open_comments: Vec::new(),
         comment_ranges_shown: HashSet::new(),
         comment_refs_shown: HashSet::new(),
+        pitch: None,
         scratch: Vec::new(),
     };
     if opts.standalone {
@@ -92,20 +94,6 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         r.out.push_str("</body></html>\n");
     }
     r.out
-}
-
-/// One page frame: a slice of a section's top-level blocks.
-struct Page<'d> {
-    section: usize,
-    /// Index of the page within its section (0 = the section's first page).
-    index_in_section: usize,
-    items: Vec<PageItem<'d>>,
-}
-
-enum PageItem<'d> {
-    Block(&'d Block),
-    /// Part of a paragraph split at a page break: the inlines in `range`.
-    Split(&'d Paragraph, std::ops::Range<usize>, bool),
 }
 
 struct Renderer<'d, 'o> {
@@ -125,6 +113,8 @@ struct Renderer<'d, 'o> {
     /// reference mark has been written, so the panel can link back to it.
     comment_ranges_shown: HashSet<String>,
     comment_refs_shown: HashSet<String>,
+    /// Line pitch of the document grid of the section being drawn, when its lines snap.
+    pitch: Option<f32>,
     /// Emptied `style="…"` buffers to reuse: a fresh `String` per run, paragraph and
     /// cell (grown a few bytes at a time) was a tenth of rendering time.
     scratch: Vec<String>,
@@ -256,7 +246,7 @@ impl<'d> Renderer<'d, '_> {
             let p = &section.page;
             let _ = write!(
                 self.out,
-                "<section class=\"docx-page\" aria-label=\"Page {}\" style=\"--page-w:{}pt;--page-h:{}pt;--m-top:{}pt;--m-right:{}pt;--m-bottom:{}pt;--m-left:{}pt;--hdr:{}pt;--cols:{}\"{}>",
+                "<section class=\"docx-page\" aria-label=\"Page {}\" style=\"--page-w:{}pt;--page-h:{}pt;--m-top:{}pt;--m-right:{}pt;--m-bottom:{}pt;--m-left:{}pt;--hdr:{}pt\"{}>",
                 n + 1,
                 num(p.width),
                 num(p.height),
@@ -265,34 +255,26 @@ impl<'d> Renderer<'d, '_> {
                 num(p.margin_bottom),
                 num(p.margin_left),
                 num(p.header_distance),
-                p.columns,
                 if p.landscape { " data-landscape" } else { "" }
             );
+            self.pitch = p.line_pitch;
             let kind = self.page_kind(section, page);
             if let Some(part) = pick(&headers[page.section], kind) {
                 self.header_footer(part, "header");
             }
-            if p.columns > 1 {
-                self.out.push_str("<div class=\"docx-body docx-columns\">");
-            } else {
-                self.out.push_str("<div class=\"docx-body\">");
-            }
-            for item in &page.items {
-                match item {
-                    PageItem::Block(b) => self.block(b),
-                    PageItem::Split(p, range, first) => {
-                        let inlines = p.inlines.get(range.clone()).unwrap_or(&[]);
-                        self.paragraph(p, inlines, *first);
-                    }
-                }
+            self.out.push_str("<div class=\"docx-body\">");
+            for set in &page.sets {
+                self.column_set(section, set);
             }
             self.out.push_str("</div>");
+            self.pitch = p.line_pitch;
             if let Some(part) = pick(&footers[page.section], kind) {
                 self.header_footer(part, "footer");
             }
             self.out.push_str("</section>");
         }
         self.page = 0;
+        self.pitch = None;
         // A range never closed ends with the body.
         self.open_comments.clear();
         self.notes(NoteKind::Footnote);
@@ -301,6 +283,140 @@ impl<'d> Renderer<'d, '_> {
             self.comments();
         }
         self.out.push_str("</article>");
+    }
+
+    /// One section's content on a page, in that section's columns. One-column sets on
+    /// the page's own margins go straight into the body; others get a box of their own.
+    fn column_set(&mut self, page_section: &Section, set: &ColumnSet<'d>) {
+        let Some(section) = self.doc.sections.get(set.section) else {
+            return;
+        };
+        let layout = column_layout(section, set);
+        self.pitch = section.page.line_pitch;
+        let mut style = self.take_buf();
+        // A continuous section keeps its own left and right margins on a shared page.
+        let (left, right) = (
+            section.page.margin_left - page_section.page.margin_left,
+            section.page.margin_right - page_section.page.margin_right,
+        );
+        if left.abs() >= 0.05 {
+            decl_pt(&mut style, "margin-left", left);
+        }
+        if right.abs() >= 0.05 {
+            decl_pt(&mut style, "margin-right", right);
+        }
+        let rule = "0.75pt solid #000000";
+        match layout {
+            ColumnLayout::Single => {}
+            ColumnLayout::Equal => {
+                let count = section.page.columns.to_string();
+                decl(&mut style, "column-count", &count);
+                let gap = if section.column_widths.len() > 1 {
+                    // Unequal columns drawn equal: their mean gap.
+                    let gaps = &section.column_widths[..section.column_widths.len() - 1];
+                    gaps.iter().map(|c| c.space).sum::<f32>() / gaps.len() as f32
+                } else {
+                    section.page.column_space
+                };
+                decl_pt(&mut style, "column-gap", gap);
+                if section.page.column_separator {
+                    decl(&mut style, "column-rule", rule);
+                }
+            }
+            ColumnLayout::Grid => {
+                style.push_str("grid-template-columns:");
+                let last = section.column_widths.len() - 1;
+                for (i, c) in section.column_widths.iter().enumerate() {
+                    let _ = write!(style, "{}pt", num(c.width));
+                    if i < last {
+                        let _ = write!(style, " {}pt ", num(c.space));
+                    }
+                }
+                style.push(';');
+            }
+        }
+        let boxed = layout != ColumnLayout::Single || !style.is_empty();
+        if boxed {
+            self.out.push_str(match layout {
+                ColumnLayout::Single => "<div class=\"docx-set\"",
+                ColumnLayout::Equal => "<div class=\"docx-set docx-columns\"",
+                ColumnLayout::Grid => "<div class=\"docx-set docx-columns-grid\"",
+            });
+            self.out.push_str(" style=\"");
+            self.out.push_str(&style);
+            self.out.push_str("\">");
+        }
+        self.give_back(style);
+        if layout == ColumnLayout::Grid {
+            self.grid_columns(section, set);
+        } else {
+            // The empty paragraph that only carries a multi-column section's break is its
+            // mark, not a line of a column: balancing leaves it out (as LibreOffice does).
+            let shown = match set.items.split_last() {
+                Some((PageItem::Block(Block::Paragraph(p)), rest))
+                    if layout == ColumnLayout::Equal
+                        && p.list.is_none()
+                        && p.inlines.iter().all(is_invisible) =>
+                {
+                    rest
+                }
+                _ => &set.items[..],
+            };
+            for item in shown {
+                self.page_item(item);
+            }
+        }
+        if boxed {
+            self.out.push_str("</div>");
+        }
+    }
+
+    /// Unequal columns: the set's content cut at its column breaks, one grid column per
+    /// piece; pieces past the last column start a new row, as the next page would.
+    fn grid_columns(&mut self, section: &Section, set: &ColumnSet<'d>) {
+        let n = section.column_widths.len().max(1);
+        let mut items = set.items.iter().peekable();
+        let mut k = 0;
+        while items.peek().is_some() {
+            let col = k % n;
+            let _ = write!(
+                self.out,
+                "<div class=\"docx-column\" style=\"grid-column:{};grid-row:{}",
+                2 * col + 1,
+                k / n + 1
+            );
+            if col > 0 && section.page.column_separator {
+                // The line runs down the middle of the gap before the column.
+                let half = section.column_widths[col - 1].space / 2.0;
+                let _ = write!(
+                    self.out,
+                    ";border-left:0.75pt solid #000000;padding-left:{h}pt;margin-left:-{h}pt",
+                    h = num(half)
+                );
+            }
+            self.out.push_str("\">");
+            for item in items.by_ref() {
+                if matches!(item, PageItem::ColumnBreak) {
+                    break;
+                }
+                self.page_item(item);
+            }
+            self.out.push_str("</div>");
+            k += 1;
+        }
+    }
+
+    fn page_item(&mut self, item: &PageItem<'d>) {
+        match item {
+            PageItem::Block(b) => self.block(b),
+            PageItem::Split(p, range, first) => {
+                let inlines = p.inlines.get(range.clone()).unwrap_or(&[]);
+                self.paragraph(p, inlines, *first);
+            }
+            PageItem::ColumnBreak => self
+                .out
+                .push_str("<div class=\"docx-column-start\" aria-hidden=\"true\"></div>"),
+        }
     }
 
     /// Which header/footer a page uses: 0 default, 1 first, 2 even.
@@ -434,7 +550,8 @@ impl<'d> Renderer<'d, '_> {
         self.out.push('<');
         self.out.push_str(tag);
         self.out.push_str(" class=\"docx-p");
-        if inlines.iter().all(is_invisible) && p.list.is_none() {
+        let empty = inlines.iter().all(is_invisible);
+        if empty && p.list.is_none() {
             self.out.push_str(" docx-empty");
         }
         if let Some(style) = &p.style_id {
@@ -449,8 +566,15 @@ impl<'d> Renderer<'d, '_> {
             self.out.push_str(" dir=\"rtl\"");
         }
         let mut style = self.take_buf();
-        paragraph_style(&mut style, p, first);
-        run_style(&mut style, &p.mark_format, None);
+        // The paragraph mark's own formatting sizes an empty paragraph (its only glyph)
+        // and never reaches the text (ECMA-376 §17.3.1.29).
+        let own = if empty {
+            &p.mark_format
+        } else {
+            &p.text_format
+        };
+        paragraph_style(&mut style, p, first, self.pitch, own.size);
+        run_style(&mut style, own, None);
         if !style.is_empty() {
             self.out.push_str(" style=\"");
             escape_into(&mut self.out, &style);
@@ -461,6 +585,8 @@ impl<'d> Renderer<'d, '_> {
             self.out.push_str("<span class=\"docx-list-label\"");
             let mut label_style = std::mem::take(&mut style);
             label_style.clear();
+            // The label is drawn with the paragraph mark's formatting.
+            run_style(&mut label_style, &p.mark_format, Some(own));
             if let Some(font) = list.font.as_deref() {
                 font_family(&mut label_style, font);
             }
@@ -691,7 +817,7 @@ impl<'d> Renderer<'d, '_> {
     /// The inlines of a paragraph: laid out when it has tabs to custom stops or comment
     /// ranges, else written as they come.
     fn paragraph_inlines(&mut self, p: &Paragraph, inlines: &[Inline], first: bool) {
-        let base = &p.mark_format;
+        let base = &p.text_format;
         let f = &p.format;
         let layout_tabs = matches!(f.align, Align::Left | Align::Justify | Align::Distribute)
             && !f.bidi
@@ -969,6 +1095,12 @@ impl<'d> Renderer<'d, '_> {
                 }
                 if let Some(h) = b.height {
                     let _ = write!(style, "min-height:{}pt;", num(h));
+                }
+                if let Some(fill) = &b.fill {
+                    decl(&mut style, "background-color", fill);
+                }
+                if let Some(line) = &b.outline {
+                    border_css(&mut style, "", line);
                 }
                 if let Some(a) = &b.anchor {
                     float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
@@ -1275,84 +1407,6 @@ impl<'d> Renderer<'d, '_> {
     }
 }
 
-/// Splits sections into page frames at new-page section starts and at page breaks
-/// between (or inside) top-level paragraphs.
-fn paginate(sections: &[Section]) -> Vec<Page<'_>> {
-    let mut pages: Vec<Page<'_>> = Vec::new();
-    for (s, section) in sections.iter().enumerate() {
-        let continuous = section.start == SectionStart::Continuous && !pages.is_empty();
-        if !continuous {
-            pages.push(Page {
-                section: s,
-                index_in_section: 0,
-                items: Vec::new(),
-            });
-        }
-        let mut in_section = 0;
-        let new_page = |pages: &mut Vec<Page<'_>>, in_section: &mut usize| {
-            *in_section += 1;
-            pages.push(Page {
-                section: s,
-                index_in_section: *in_section,
-                items: Vec::new(),
-            });
-        };
-        for block in &section.blocks {
-            let Block::Paragraph(p) = block else {
-                if let Some(page) = pages.last_mut() {
-                    page.items.push(PageItem::Block(block));
-                }
-                continue;
-            };
-            let page_has_content = pages.last().is_some_and(|pg| !pg.items.is_empty());
-            if p.format.page_break_before && page_has_content {
-                new_page(&mut pages, &mut in_section);
-            }
-            let breaks: Vec<usize> = p
-                .inlines
-                .iter()
-                .enumerate()
-                .filter(|(_, i)| {
-                    matches!(
-                        i,
-                        Inline::Break {
-                            kind: BreakKind::Page
-                        }
-                    )
-                })
-                .map(|(i, _)| i)
-                .collect();
-            if breaks.is_empty() {
-                if let Some(page) = pages.last_mut() {
-                    page.items.push(PageItem::Block(block));
-                }
-                continue;
-            }
-            let mut start = 0;
-            for (k, &at) in breaks.iter().enumerate() {
-                if at > start || k == 0 {
-                    if let Some(page) = pages.last_mut() {
-                        page.items.push(PageItem::Split(p, start..at, k == 0));
-                    }
-                }
-                new_page(&mut pages, &mut in_section);
-                start = at + 1;
-            }
-            let rest_visible = p
-                .inlines
-                .get(start..)
-                .is_some_and(|r| !r.iter().all(is_invisible));
-            if rest_visible {
-                if let Some(page) = pages.last_mut() {
-                    page.items
-                        .push(PageItem::Split(p, start..p.inlines.len(), false));
-                }
-            }
-        }
-    }
-    pages
-}
-
 /// Header/footer references per section, inheriting from the previous section where a
 /// section names none.
 fn inherited_refs<'d>(
@@ -1473,7 +1527,7 @@ fn split_decimals(flat: &mut Flattened<'_>, plans: &[(usize, Vec<PlacedTab>)]) {
 }
 
 /// Inlines that show nothing (marks and bookmarks).
-fn is_invisible(i: &Inline) -> bool {
+pub(super) fn is_invisible(i: &Inline) -> bool {
     match i {
         Inline::Text { text, .. } => text.is_empty(),
         Inline::Bookmark { .. } | Inline::CommentMark { .. } => true,
@@ -1492,7 +1546,17 @@ fn has_text_box(inlines: &[Inline]) -> bool {
     })
 }
 
-fn paragraph_style(s: &mut String, p: &Paragraph, first: bool) {
+/// Paragraph layout as CSS. With a document grid (`pitch`), lines of single or multiple
+/// spacing take whole grid lines: as many as the text's natural line height needs
+/// (`size`, the paragraph's font size), times the multiple; an at-least height is raised
+/// to that; exact heights ignore the grid, as in Word.
+fn paragraph_style(
+    s: &mut String,
+    p: &Paragraph,
+    first: bool,
+    pitch: Option<f32>,
+    size: Option<f32>,
+) {
     let f = &p.format;
     match f.align {
         Align::Left => {}
@@ -1516,15 +1580,17 @@ fn paragraph_style(s: &mut String, p: &Paragraph, first: bool) {
     if f.space_after != 0.0 {
         decl_pt(s, "margin-bottom", f.space_after);
     }
-    match f.line_spacing {
-        // Word's single spacing is about 1.15 of the font size in CSS terms.
-        Some(LineSpacing::Multiple(m)) if m > 0.0 => {
-            decl(s, "line-height", num(m * 1.15).as_str());
+    let grid = pitch.filter(|_| !f.no_grid_snap).map(|pitch| {
+        let natural = size.unwrap_or(11.0) * 1.15;
+        pitch * (natural / pitch - 0.01).ceil().max(1.0)
+    });
+    match (f.line_spacing, grid) {
+        (Some(LineSpacing::Multiple(m)), Some(line)) if m > 0.0 => {
+            decl_pt(s, "line-height", line * m);
         }
-        Some(LineSpacing::Exact(pt)) | Some(LineSpacing::AtLeast(pt)) if pt > 0.0 => {
-            decl_pt(s, "line-height", pt);
-        }
-        _ => {}
+        (None, Some(line)) => decl_pt(s, "line-height", line),
+        (Some(LineSpacing::AtLeast(pt)), Some(line)) => decl_pt(s, "line-height", pt.max(line)),
+        _ => line_spacing(s, f),
     }
     if let Some(fill) = &f.shading {
         decl(s, "background-color", fill);
@@ -1538,6 +1604,20 @@ fn paragraph_style(s: &mut String, p: &Paragraph, first: bool) {
         if let Some(b) = b {
             border_css(s, name, b);
         }
+    }
+}
+
+/// The paragraph's own line spacing as CSS, off the grid.
+fn line_spacing(s: &mut String, f: &super::model::ParagraphFormat) {
+    match f.line_spacing {
+        // Word's single spacing is about 1.15 of the font size in CSS terms.
+        Some(LineSpacing::Multiple(m)) if m > 0.0 => {
+            decl(s, "line-height", num(m * 1.15).as_str());
+        }
+        Some(LineSpacing::Exact(pt)) | Some(LineSpacing::AtLeast(pt)) if pt > 0.0 => {
+            decl_pt(s, "line-height", pt);
+        }
+        _ => {}
     }
 }
 
@@ -1630,12 +1710,16 @@ fn cell_side<'b>(
         .or(if edge { outer.as_ref() } else { inner.as_ref() })
 }
 
+/// Appends `border-{side}:…;` for a line, or `border:…;` when `side` is empty.
 fn border_css(s: &mut String, side: &str, b: &Border) {
+    s.push_str("border");
+    if !side.is_empty() {
+        s.push('-');
+        s.push_str(side);
+    }
     let style = match b.style {
         "none" => {
-            for piece in ["border-", side, ":none;"] {
-                s.push_str(piece);
-            }
+            s.push_str(":none;");
             return;
         }
         "double" => "double",
@@ -1651,17 +1735,7 @@ fn border_css(s: &mut String, side: &str, b: &Border) {
         b.width.max(0.5)
     };
     let color = b.color.as_deref().unwrap_or("#000000");
-    for piece in [
-        "border-",
-        side,
-        ":",
-        num(width).as_str(),
-        "pt ",
-        style,
-        " ",
-        color,
-        ";",
-    ] {
+    for piece in [":", num(width).as_str(), "pt ", style, " ", color, ";"] {
         s.push_str(piece);
     }
 }

@@ -3,6 +3,7 @@
 
 mod docx_corpus;
 mod docx_features;
+mod docx_layout;
 mod docx_render;
 mod hostile;
 mod package_corpus;
