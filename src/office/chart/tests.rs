@@ -1,0 +1,1 @@
+//! Tests of the chart engine on hand-written chart parts.
