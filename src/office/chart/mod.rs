@@ -20,7 +20,7 @@ pub mod render;
 pub mod scale;
 
 pub use model::Chart;
-pub use parse::parse_chart;
+pub(crate) use parse::parse_chart;
 pub use render::{accessible_label, render_svg, SvgOptions};
 
 #[cfg(test)]

@@ -486,6 +486,24 @@ fn labels_of<'a>(p: &'a Plot, s: &'a Series) -> Option<&'a DataLabels> {
 
 // ----- pie and doughnut --------------------------------------------------------------
 
+/// The slices of a pie: `(point, degrees)` for each point with a non-zero value, the
+/// degrees summing to 360 (negative values count by their size, as in Office); empty
+/// when there is nothing to share.
+pub fn slice_sweeps(values: &[Option<f64>]) -> Vec<(usize, f64)> {
+    let total: f64 = values.iter().flatten().map(|v| v.abs()).sum();
+    if !(total > 0.0 && total.is_finite()) {
+        return Vec::new();
+    }
+    values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            let v = v.map(f64::abs).filter(|v| *v > 0.0)?;
+            Some((i, v / total * 360.0))
+        })
+        .collect()
+}
+
 fn pie(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool) {
     let Some(s) = p
         .series
@@ -494,8 +512,9 @@ fn pie(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool) {
     else {
         return;
     };
+    let sweeps = slice_sweeps(&s.values);
     let total: f64 = s.values.iter().flatten().map(|v| v.abs()).sum();
-    if !(total > 0.0 && total.is_finite()) {
+    if sweeps.is_empty() {
         return;
     }
     let explode = s.points.iter().map(|p| p.explosion).fold(0.0, f64::max) / 100.0;
@@ -511,11 +530,8 @@ fn pie(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool) {
     let labels = labels_of(p, s);
     let mut angle = p.first_slice_angle;
     let mut texts: Vec<(f64, f64, &str, String)> = Vec::new();
-    for (i, v) in s.values.iter().enumerate() {
-        let Some(v) = v.map(f64::abs).filter(|v| *v > 0.0) else {
-            continue;
-        };
-        let sweep = v / total * 360.0;
+    for (i, sweep) in sweeps {
+        let v = s.values[i].unwrap_or(0.0).abs();
         let ex = s
             .points
             .binary_search_by_key(&i, |p| p.index)
