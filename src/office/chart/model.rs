@@ -212,6 +212,9 @@ pub struct Series {
     pub format_code: Option<String>,
     /// Fill colour: `c:spPr` when it sets one, else the theme's accent cycle.
     pub color: Color,
+    /// The colour is automatic (no `c:spPr` colour): the theme's accent cycle, or the
+    /// shades of the chart style (`c:style`) of Office 2007 charts.
+    pub automatic: bool,
     /// Line colour for lines, markers' outlines and bar outlines (`c:spPr/a:ln`); `None`
     /// with [`Series::no_line`] false means the fill colour for lines and none for bars.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -15,7 +15,7 @@ use super::model::{
     Axis, AxisKind, Chart, Color, DataLabels, Grouping, Legend, ManualLayout, Plot, PlotKind,
     PointStyle, Series, TextStyle,
 };
-use super::palette::series_color;
+use super::palette::{luminance, series_color};
 
 /// Most series kept in a chart.
 pub const MAX_SERIES: usize = 64;
@@ -36,6 +36,17 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
         .child(Ns::C, "spPr")
         .and_then(|sp| sp.child(Ns::A, "solidFill"))
         .and_then(|f| colors.child_color(f));
+    let style = child_num(root, "style")
+        .filter(|s| (1.0..=48.0).contains(s))
+        .map(|s| s as usize);
+    // Office 2007 styles 41–48 are drawn on the theme's dark colour, in its light one.
+    let dark = style.is_some_and(|s| s > 40);
+    if dark {
+        out.background = out.background.or(colors.scheme_color("tx1"));
+        if root.child(Ns::C, "txPr").is_none() {
+            out.text.color = colors.scheme_color("bg1").unwrap_or(Color::rgb(0xFFFFFF));
+        }
+    }
     let Some(chart) = root.child(Ns::C, "chart") else {
         return out;
     };
@@ -71,6 +82,9 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
         }
     }
     out.chart_types.truncate(8);
+    if let Some(s) = style {
+        restyle(&mut out, s, colors);
+    }
     let varied = out
         .plots
         .iter()
@@ -89,6 +103,51 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
         .child(Ns::C, "legend")
         .map(|l| legend(l, colors, &out.text));
     out
+}
+
+/// Applies an Office 2007 chart style's colours (`c:style`, 1–48: eight columns of
+/// colour schemes in six rows of effects) to series with automatic colours: column 1 is
+/// greys, column 2 the accent cycle (as without a style), columns 3–8 shades of one accent,
+/// darkest first.
+fn restyle(out: &mut Chart, style: usize, colors: &ColorCtx<'_>) {
+    let column = (style - 1) % 8;
+    if column == 1 {
+        return;
+    }
+    let base = if column == 0 {
+        Color::rgb(0x808080)
+    } else {
+        colors
+            .scheme_color(&format!("accent{}", column - 1))
+            .unwrap_or(Color::rgb(0x4472C4))
+    };
+    let count = out.series().count();
+    let mut i = 0;
+    for p in &mut out.plots {
+        for s in &mut p.series {
+            if s.automatic {
+                s.color = shade(base, i, count);
+            }
+            i += 1;
+        }
+    }
+    let varied = out.palette.len();
+    out.palette = (0..varied).map(|k| shade(base, k, varied)).collect();
+}
+
+/// The `i`-th of `n` shades of `base`, from dark (lumMod 60 %) to light (40 % white).
+fn shade(base: Color, i: usize, n: usize) -> Color {
+    let t = if n > 1 {
+        i as f64 / (n - 1) as f64
+    } else {
+        0.5
+    };
+    let f = -0.4 + 0.8 * t;
+    if f < 0.0 {
+        luminance(base, 1.0 + f, 0.0)
+    } else {
+        luminance(base, 1.0 - f, f)
+    }
 }
 
 /// The name a plot is shown by: `column` for vertical bars, `doughnut`, or the element's
@@ -318,6 +377,7 @@ fn series(
         .and_then(|d| data_labels(d, colors, text));
     let s = Series {
         name,
+        automatic: fill.is_none() && line.is_none(),
         categories,
         values,
         x_values,

@@ -1684,7 +1684,7 @@ fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
         let pts: Vec<(f64, f64)> = (0..count).map(|i| at(i, t)).collect();
         svg.line(&format!("{}Z", poly_path(&pts)), grid, 0.75);
     }
-    for i in 0..count {
+    for (i, cat) in cats.iter().enumerate() {
         let (x, y) = at(i, scale.max);
         svg.line(
             &format!("M{} {}L{} {}", n(cx), n(cy), n(x), n(y)),
@@ -1711,7 +1711,7 @@ fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
             } else {
                 cs.size * 0.35
             };
-            svg.text(lx, ly + dy, &cs, anchor, None, &cats[i]);
+            svg.text(lx, ly + dy, &cs, anchor, None, cat);
         }
     }
     if let Some(a) = value_axis.filter(|a| !a.deleted && a.labels) {

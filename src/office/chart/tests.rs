@@ -598,3 +598,39 @@ fn output_is_deterministic() {
     assert_eq!(svg(&c, 333.3, 222.2), svg(&c, 333.3, 222.2));
     assert!(!svg(&c, 333.3, 222.2).contains("0.33333"));
 }
+
+#[test]
+fn office_2007_styles_shade_one_accent_on_a_dark_ground() {
+    let series: String = (0..3)
+        .map(|i| {
+            ser(
+                i,
+                &format!("S{i}"),
+                &CATS,
+                &[Some(1.0), Some(2.0), Some(3.0)],
+                "",
+            )
+        })
+        .collect();
+    let xml = |style: u32| {
+        format!(
+            r#"<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:style val="{style}"/><c:chart><c:plotArea><c:barChart><c:barDir val="col"/>{series}{AXES}</c:barChart>{}</c:plotArea></c:chart></c:chartSpace>"#,
+            cat_val_axes("")
+        )
+    };
+    // Style 2: the accent cycle, no background.
+    let plain = parse_str(&xml(2));
+    assert_eq!(plain.plots[0].series[1].color, Color::rgb(0xED7D31));
+    assert_eq!(plain.background, None);
+    // Style 47: shades of accent5 (column 7), darkest first, on dk1 with lt1 text.
+    let dark = parse_str(&xml(47));
+    let s = &dark.plots[0].series;
+    let lum = |c: Color| u32::from(c.r) + u32::from(c.g) + u32::from(c.b);
+    assert!(lum(s[0].color) < lum(s[1].color) && lum(s[1].color) < lum(s[2].color));
+    assert!(s.iter().all(|s| s.color.b > s.color.r), "all blue");
+    assert_eq!(dark.background, Some(Color::rgb(0x000000)));
+    assert_eq!(dark.text.color, Color::rgb(0xFFFFFF));
+    assert!(
+        svg(&dark, 400.0, 300.0).contains("<rect width=\"400\" height=\"300\" fill=\"#000000\"/>")
+    );
+}
