@@ -13,6 +13,7 @@
 mod archive;
 mod bytes;
 pub mod cfb;
+pub mod chart;
 pub mod content_types;
 pub mod core_props;
 pub mod docx;

@@ -3,16 +3,39 @@
 //!
 //! Pictures resolve their relationship to a media part, whose header is sniffed (format,
 //! pixel size, the pixel cap); linked pictures (`r:link`, external targets) are kept as a
-//! named link that is never fetched. Text boxes become blocks of their own. Charts and
-//! diagrams are labelled placeholders.
+//! named link that is never fetched. Text boxes become blocks of their own. Charts go
+//! through the shared chart engine ([`crate::office::chart`]); diagrams are labelled
+//! placeholders.
 
 use crate::office::relationships::RelTarget;
 use crate::office::xml::Element;
 use crate::office::{Ns, OfficeErrorKind};
 
-use super::model::{Anchor, Border, Color, Image, ImageSource, Inline, Placeholder, TextBox};
-use super::parse::Parser;
+use crate::office::chart::model::Color as ChartColor;
+use crate::office::chart::parse_chart;
+use crate::office::pptx::color::ColorCtx;
+
+use super::model::{
+    Anchor, Border, ChartFrame, Color, Image, ImageSource, Inline, Placeholder, TextBox,
+};
+use super::parse::{Parser, UNDERSTOOD};
 use super::props::emu;
+
+/// The Office 2013 theme's colours, for a document without a theme part.
+const OFFICE_SCHEME: [[u8; 3]; 12] = [
+    [0x00, 0x00, 0x00],
+    [0xFF, 0xFF, 0xFF],
+    [0x44, 0x54, 0x6A],
+    [0xE7, 0xE6, 0xE6],
+    [0x44, 0x72, 0xC4],
+    [0xED, 0x7D, 0x31],
+    [0xA5, 0xA5, 0xA5],
+    [0xFF, 0xC0, 0x00],
+    [0x5B, 0x9B, 0xD5],
+    [0x70, 0xAD, 0x47],
+    [0x05, 0x63, 0xC1],
+    [0x95, 0x4F, 0x72],
+];
 
 /// Size and placement shared by everything inside one `wp:inline`/`wp:anchor`.
 #[derive(Debug, Clone, Default)]
@@ -91,13 +114,7 @@ impl Parser<'_, '_> {
                         blocks,
                     }));
                 }
-                (Ns::C, "chart") => out.push(Inline::Placeholder(Placeholder {
-                    kind: "chart".to_owned(),
-                    label: frame
-                        .alt
-                        .clone()
-                        .map_or_else(|| "Chart".to_owned(), |a| format!("Chart: {a}")),
-                })),
+                (Ns::C, "chart") => out.push(self.chart(c, frame)),
                 (Ns::Dgm, "relIds") => out.push(Inline::Placeholder(Placeholder {
                     kind: "diagram".to_owned(),
                     label: "Diagram (SmartArt)".to_owned(),
@@ -129,6 +146,62 @@ impl Parser<'_, '_> {
                 _ => self.graphic_content(c, frame, out),
             }
         }
+    }
+
+    /// A `c:chart`: its part (through the relationship of `r:id`) read by the shared
+    /// chart engine against the document's theme, at the frame's size. A missing or
+    /// damaged part is a labelled placeholder; a guard breach refuses the document.
+    fn chart(&mut self, c: Element<'_>, frame: &Frame) -> Inline {
+        let placeholder = || {
+            Inline::Placeholder(Placeholder {
+                kind: "chart".to_owned(),
+                label: frame
+                    .alt
+                    .clone()
+                    .map_or_else(|| "Chart".to_owned(), |a| format!("Chart: {a}")),
+            })
+        };
+        let part = c
+            .attr(Ns::R, "id")
+            .and_then(|id| self.rels.get(id))
+            .and_then(|r| match &r.target {
+                RelTarget::Part(p) => Some(p.clone()),
+                _ => None,
+            })
+            .filter(|p| self.package.has_part(p));
+        let Some(part) = part else {
+            self.warnings.push("A chart's part is missing".to_owned());
+            return placeholder();
+        };
+        let doc = match self.package.read_xml(&part, UNDERSTOOD) {
+            Ok(d) => d,
+            Err(e) => {
+                if matches!(
+                    e.kind(),
+                    OfficeErrorKind::MissingPart | OfficeErrorKind::MalformedXml
+                ) {
+                    self.warnings
+                        .push("A chart's part could not be read".to_owned());
+                } else {
+                    self.fatal.get_or_insert(e);
+                }
+                return placeholder();
+            }
+        };
+        let scheme = self
+            .colors
+            .scheme(&OFFICE_SCHEME)
+            .map(|[r, g, b]| ChartColor::rgb(u32::from_be_bytes([0, r, g, b])));
+        let colors = ColorCtx::from_scheme(&scheme);
+        let mut chart = parse_chart(doc.root(), &colors);
+        chart.part = Some(part);
+        Inline::Chart(ChartFrame {
+            chart: Box::new(chart),
+            width: frame.width,
+            height: frame.height,
+            alt: frame.alt.clone(),
+            anchor: frame.anchor.clone(),
+        })
     }
 
     /// Resolves an `a:blip` (`r:embed` inside the package, `r:link` outside).

@@ -232,6 +232,24 @@ pub struct Placeholder {
     pub label: String,
 }
 
+/// A chart in a drawing frame (`c:chart` in `a:graphicData`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChartFrame {
+    /// The chart.
+    pub chart: Box<crate::office::chart::Chart>,
+    /// Width in points.
+    pub width: f32,
+    /// Height in points.
+    pub height: f32,
+    /// Alternative text (`wp:docPr/@descr`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alt: Option<String>,
+    /// How the frame floats, when anchored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
+}
+
 /// A paragraph with resolved properties.
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -525,6 +543,8 @@ pub enum Inline {
     TextBox(TextBox),
     /// Something shown as a labelled box (chart, diagram, embedded object).
     Placeholder(Placeholder),
+    /// A chart, drawn by the shared chart engine at the frame's size.
+    Chart(ChartFrame),
     /// A hyperlink around inlines.
     Hyperlink {
         /// Where it leads.
@@ -1045,6 +1065,7 @@ pub fn inlines_text(inlines: &[Inline], out: &mut String) {
             Inline::Math(m) => out.push_str(&m.text()),
             Inline::Image(_)
             | Inline::Placeholder(_)
+            | Inline::Chart(_)
             | Inline::NoteMark { .. }
             | Inline::CommentMark { .. }
             | Inline::Bookmark { .. } => {}

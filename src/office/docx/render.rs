@@ -19,9 +19,9 @@ use std::fmt::Write as _;
 use super::fields::field_name;
 use super::layout::{column_layout, paginate, ColumnLayout, ColumnSet, Page, PageItem};
 use super::model::{
-    Align, Block, Border, BreakKind, CommentMarkKind, Document, HeaderFooterRefs, Image,
-    ImageSource, Inline, LineSpacing, LinkTarget, ListSuffix, MediaPart, NoteKind, Paragraph,
-    RunFormat, Section, TabAlign, TabLeader, Table, Width,
+    Align, Block, Border, BreakKind, ChartFrame, CommentMarkKind, Document, HeaderFooterRefs,
+    Image, ImageSource, Inline, LineSpacing, LinkTarget, ListSuffix, MediaPart, NoteKind,
+    Paragraph, RunFormat, Section, TabAlign, TabLeader, Table, Width,
 };
 use super::tabs::{self, PlacedTab};
 
@@ -1114,6 +1114,7 @@ impl<'d> Renderer<'d, '_> {
                 }
                 self.out.push_str("</span>");
             }
+            Inline::Chart(c) => self.chart(c),
             Inline::Placeholder(p) => {
                 self.out
                     .push_str("<span class=\"docx-placeholder\" role=\"img\" aria-label=\"");
@@ -1336,6 +1337,41 @@ impl<'d> Renderer<'d, '_> {
         if let Some(tag) = wrap {
             let _ = write!(self.out, "</{tag}>");
         }
+    }
+
+    /// A chart frame: the chart engine's SVG at the frame's size, or a placeholder
+    /// naming the chart when it has nothing to draw.
+    fn chart(&mut self, c: &ChartFrame) {
+        let label = crate::office::chart::accessible_label(&c.chart);
+        let mut style = format!(
+            "display:inline-block;width:{}pt;height:{}pt;",
+            num(c.width),
+            num(c.height)
+        );
+        if let Some(a) = &c.anchor {
+            float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
+        }
+        let _ = write!(
+            self.out,
+            "<span class=\"docx-chart\" style=\"{style}\" role=\"img\" aria-label=\""
+        );
+        escape_into(&mut self.out, &label);
+        self.out.push_str("\">");
+        let opts = crate::office::chart::SvgOptions {
+            class: "docx-chart-svg",
+            fill_container: true,
+            ..crate::office::chart::SvgOptions::default()
+        };
+        match crate::office::chart::render_svg(
+            &c.chart,
+            f64::from(c.width),
+            f64::from(c.height),
+            &opts,
+        ) {
+            Some(svg) => self.out.push_str(&svg),
+            None => escape_into(&mut self.out, &label),
+        }
+        self.out.push_str("</span>");
     }
 
     fn image(&mut self, img: &Image) {

@@ -77,6 +77,23 @@ impl ThemeColors {
         colors
     }
 
+    /// The twelve slots in DrawingML scheme order (`dk1`, `lt1`, `dk2`, `lt2`,
+    /// `accent1`…`accent6`, `hlink`, `folHlink`) as RGB, for DrawingML parts (charts)
+    /// that resolve `a:schemeClr` against the theme; a missing slot is `fallback`'s.
+    pub fn scheme(&self, fallback: &[[u8; 3]; 12]) -> [[u8; 3]; 12] {
+        const ORDER: [&str; 12] = [
+            "dk1", "lt1", "dk2", "lt2", "accent1", "accent2", "accent3", "accent4", "accent5",
+            "accent6", "hlink", "folHlink",
+        ];
+        let mut out = *fallback;
+        for (i, name) in ORDER.iter().enumerate() {
+            if let Some(c) = self.slot(name) {
+                out[i] = c.channels();
+            }
+        }
+        out
+    }
+
     /// The colour of a `w:themeColor` value, without tint or shade.
     fn slot(&self, name: &str) -> Option<Color> {
         // Word's names for the slots a document refers to.

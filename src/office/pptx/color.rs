@@ -12,7 +12,7 @@ use crate::office::Ns;
 use super::model::Color;
 
 /// The twelve colour slots of a theme colour scheme, in scheme order.
-pub(super) const SLOTS: [&str; 12] = [
+pub(crate) const SLOTS: [&str; 12] = [
     "dk1", "lt1", "dk2", "lt2", "accent1", "accent2", "accent3", "accent4", "accent5", "accent6",
     "hlink", "folHlink",
 ];
@@ -25,7 +25,7 @@ pub(super) fn slot_index(name: &str) -> Option<usize> {
 /// A colour map (`p:clrMap`): for each of the twelve names a slide may use, the theme slot
 /// it stands for. Index order: bg1, tx1, bg2, tx2, accent1–6, hlink, folHlink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) struct ClrMap([u8; 12]);
+pub(crate) struct ClrMap([u8; 12]);
 
 /// The names a colour map maps, in [`ClrMap`] index order.
 const MAPPED: [&str; 12] = [
@@ -65,31 +65,41 @@ impl ClrMap {
 /// What a colour resolves against: the theme's twelve colours, the colour map in force
 /// and the placeholder colour of a style reference.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct ColorCtx<'t> {
+pub(crate) struct ColorCtx<'t> {
     pub(super) scheme: &'t [Color; 12],
     pub(super) map: ClrMap,
     pub(super) ph: Option<Color>,
 }
 
 impl<'t> ColorCtx<'t> {
+    /// A context over a theme's twelve colours (in [`SLOTS`] order) with the usual light
+    /// colour map, for parts outside a deck (a Word document's charts).
+    pub(crate) fn from_scheme(scheme: &'t [Color; 12]) -> ColorCtx<'t> {
+        ColorCtx {
+            scheme,
+            map: ClrMap::default(),
+            ph: None,
+        }
+    }
+
     /// The same context with `phClr` standing for `ph`.
     pub(super) fn with_ph(self, ph: Option<Color>) -> ColorCtx<'t> {
         ColorCtx { ph, ..self }
     }
 
     /// A scheme colour by name (`tx1`, `hlink`, `accent2` …) through the colour map.
-    pub(super) fn scheme_color(&self, name: &str) -> Option<Color> {
+    pub(crate) fn scheme_color(&self, name: &str) -> Option<Color> {
         self.map.slot(name).map(|s| self.scheme[s])
     }
 
     /// The colour of the first colour element among the children of `parent` (e.g. an
     /// `a:solidFill`).
-    pub(super) fn child_color(&self, parent: Element<'_>) -> Option<Color> {
+    pub(crate) fn child_color(&self, parent: Element<'_>) -> Option<Color> {
         parent.elements().find_map(|c| self.color(c))
     }
 
     /// Resolves a colour element; `None` when `el` is not one or names nothing known.
-    pub(super) fn color(&self, el: Element<'_>) -> Option<Color> {
+    pub(crate) fn color(&self, el: Element<'_>) -> Option<Color> {
         if el.ns() != Ns::A {
             return None;
         }
@@ -242,7 +252,7 @@ pub(super) fn percent(v: &str) -> Option<f64> {
 }
 
 /// A finite decimal number.
-pub(super) fn number(v: &str) -> Option<f64> {
+pub(crate) fn number(v: &str) -> Option<f64> {
     let n: f64 = v.trim().parse().ok()?;
     n.is_finite().then_some(n)
 }

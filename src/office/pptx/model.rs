@@ -211,7 +211,7 @@ pub enum ShapeKind {
     Group(Group),
     /// A table (`a:tbl` in a `p:graphicFrame`).
     Table(Table),
-    /// A chart, shown as a labelled placeholder.
+    /// A chart, drawn by the shared chart engine.
     Chart(Chart),
     /// Something shown as a labelled box (SmartArt, OLE object without a picture, media).
     Embedded(Embedded),
@@ -759,87 +759,8 @@ pub struct TableCell {
     pub text: TextBody,
 }
 
-/// A chart, as a labelled placeholder.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Chart {
-    /// The chart part.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub part: Option<String>,
-    /// Title text, if the chart shows one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// Plot types in the plot area (`bar`, `column`, `line`, `pie`, `area`, `scatter` …).
-    pub chart_types: Vec<String>,
-    /// Series names and values from the chart's cache, for a simple drawing.
-    pub series: Vec<ChartSeries>,
-    /// Category labels from the first series.
-    pub categories: Vec<String>,
-    /// The theme's accent colours, for slices of a pie.
-    pub palette: Vec<Color>,
-    /// The legend, when the chart has one (`c:legend`; without it there is none).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub legend: Option<ChartLegend>,
-    /// The value axis, when the chart has one that is not deleted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value_axis: Option<ValueAxis>,
-    /// Size in points of the category labels (the category axis's `c:txPr`, else the
-    /// chart's, else 10 pt, Office's default chart text size).
-    pub label_size: f64,
-}
-
-impl Chart {
-    /// A chart with no content (its part is missing): drawn as a labelled placeholder.
-    pub fn empty() -> Chart {
-        Chart {
-            part: None,
-            title: None,
-            chart_types: Vec::new(),
-            series: Vec::new(),
-            categories: Vec::new(),
-            palette: Vec::new(),
-            legend: None,
-            value_axis: None,
-            label_size: 10.0,
-        }
-    }
-}
-
-/// Where a chart's legend sits and how large its text is.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ChartLegend {
-    /// `c:legendPos`: `r` (the default), `l`, `t`, `b` or `tr`.
-    pub position: String,
-    /// Text size in points.
-    pub size: f64,
-}
-
-/// A chart's value axis.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ValueAxis {
-    /// `c:majorGridlines` is present.
-    pub gridlines: bool,
-    /// Tick labels are shown (`c:tickLblPos` is not `none`).
-    pub labels: bool,
-    /// Label size in points.
-    pub size: f64,
-}
-
-/// One data series of a chart.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ChartSeries {
-    /// Name.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Cached values (missing points are `None`).
-    pub values: Vec<Option<f64>>,
-    /// Series colour, when set.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub color: Option<Color>,
-}
+/// A chart: the shared chart engine's model.
+pub use crate::office::chart::model::Chart;
 
 /// Content shown as a labelled box.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -16,7 +16,6 @@ use crate::office::relationships::{RelTarget, Relationships};
 use crate::office::xml::{Element, XmlDoc};
 use crate::office::{Ns, OfficeError, OfficeErrorKind, OfficeLimits, OfficePackage, OfficeResult};
 
-use super::chart::chart;
 use super::color::{number, ClrMap, ColorCtx};
 use super::effect::{effect_list, style_effects};
 use super::fill::{blip, fill_in, line, style_fill, style_line};
@@ -31,6 +30,7 @@ use super::text::{
     TextCtx,
 };
 use super::theme::Theme;
+use crate::office::chart::parse_chart;
 
 /// Relationship types of PresentationML, transitional spelling.
 mod rel {
@@ -1318,7 +1318,7 @@ impl Parser<'_, '_> {
                 _ => None,
             };
             let mut ch = match &doc {
-                Some(d) => chart(d.root(), &env.colors),
+                Some(d) => parse_chart(d.root(), &env.colors),
                 None => super::model::Chart::empty(),
             };
             if doc.is_none() {

@@ -1,6 +1,7 @@
 //! Tests of the Office layer that span modules: hostile packages, the corpus walk, and
 //! (under `docx`) feature tests of the DOCX parser on small hand-built packages.
 
+mod chart_documents;
 mod docx_corpus;
 mod docx_features;
 mod docx_layout;

@@ -103,14 +103,22 @@ fn corpus_decks_with_known_shapes() {
         })
         .expect("a chart");
     assert_eq!(chart.chart_types, vec!["bar".to_owned()]);
-    assert_eq!(chart.series.len(), 3);
-    assert_eq!(chart.categories[0], "Category 1");
-    assert_eq!(chart.series[0].values[0], Some(4.3));
+    assert_eq!(chart.plots[0].series.len(), 3);
+    assert_eq!(chart.plots[0].series[0].categories[0], "Category 1");
+    assert_eq!(chart.plots[0].series[0].values[0], Some(4.3));
     // python-pptx's chart decks: text at the chart's 18 pt, the value axis with its
     // gridlines; a legend on the right where the chart has one, none where it has not.
-    let axis = chart.value_axis.as_ref().expect("a value axis");
-    assert_eq!((axis.gridlines, axis.labels, axis.size), (true, true, 18.0));
-    assert_eq!(chart.label_size, 18.0);
+    use crate::office::chart::model::AxisKind;
+    let axis_of = |kind| chart.axes.iter().find(|a| a.kind == kind);
+    let axis = axis_of(AxisKind::Value).expect("a value axis");
+    assert_eq!(
+        (axis.gridlines.is_some(), axis.labels, axis.text.size),
+        (true, true, 18.0)
+    );
+    assert_eq!(
+        axis_of(AxisKind::Category).expect("categories").text.size,
+        18.0
+    );
     let legends = open("python-pptx-cht-legend.pptx");
     let legend_of = |i: usize| {
         legends.slides[i].shapes.iter().find_map(|s| match &s.kind {
@@ -119,7 +127,7 @@ fn corpus_decks_with_known_shapes() {
         })
     };
     let right = legend_of(0).flatten().expect("slide 1 has a legend");
-    assert_eq!((right.position.as_str(), right.size), ("r", 18.0));
+    assert_eq!((right.position.as_str(), right.text.size), ("r", 18.0));
     assert_eq!(legend_of(1), Some(None));
     // SmartArt is drawn from the shapes PowerPoint saved for it, text included.
     let shapes = open("python-pptx-shp-shapes.pptx");

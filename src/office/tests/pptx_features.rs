@@ -776,14 +776,12 @@ fn charts_show_title_and_type() {
     let c = chart_of(&p);
     assert_eq!(c.title.as_deref(), Some("Sales by region"));
     assert_eq!(c.chart_types, ["column"]);
-    assert_eq!(c.series[0].name.as_deref(), Some("2024"));
-    assert_eq!(c.series[0].values, [Some(3.0), Some(5.0)]);
-    assert_eq!(c.series[0].color, Some(Color::rgb(0x4472C4)));
+    let s = &c.plots[0].series[0];
+    assert_eq!(s.name.as_deref(), Some("2024"));
+    assert_eq!(s.values, [Some(3.0), Some(5.0)]);
+    assert_eq!(s.color, Color::rgb(0x4472C4));
     // No c:legend, no axes: none is drawn; text at Office's default 10 pt.
-    assert_eq!(
-        (&c.legend, &c.value_axis, c.label_size),
-        (&None, &None, 10.0)
-    );
+    assert_eq!((&c.legend, c.axes.len(), c.text.size), (&None, 0, 10.0));
     let html = html_of(&p, 0);
     assert!(html.contains("aria-label=\"Column chart: Sales by region\""));
     assert!(html.contains("<rect "));
@@ -824,10 +822,13 @@ fn charts_keep_legend_position_value_axis_and_text_sizes() {
     let p = chart_deck(&shown);
     let c = chart_of(&p);
     let legend = c.legend.as_ref().expect("a legend");
-    assert_eq!((legend.position.as_str(), legend.size), ("b", 14.0));
-    let axis = c.value_axis.as_ref().expect("a value axis");
-    assert_eq!((axis.gridlines, axis.labels, axis.size), (true, true, 18.0));
-    assert_eq!(c.label_size, 12.0);
+    assert_eq!((legend.position.as_str(), legend.text.size), ("b", 14.0));
+    let axis = c.axis(2).expect("a value axis");
+    assert_eq!(
+        (axis.gridlines.is_some(), axis.labels, axis.text.size),
+        (true, true, 18.0)
+    );
+    assert_eq!(c.axis(1).expect("a category axis").text.size, 12.0);
     let html = html_of(&p, 0);
     // Values 3 and 5 on a 0–6 axis (5 plus 5 % headroom, rounded up to the step of 1):
     // seven labels and gridlines.
@@ -858,7 +859,7 @@ fn charts_keep_legend_position_value_axis_and_text_sizes() {
     let c = chart_of(&p);
     assert_eq!(c.legend.as_ref().map(|l| l.position.as_str()), Some("r"));
     assert_eq!(
-        c.value_axis.as_ref().map(|a| (a.gridlines, a.labels)),
+        c.axis(2).map(|a| (a.gridlines.is_some(), a.labels)),
         Some((true, false))
     );
     let html = html_of(&p, 0);
@@ -870,7 +871,7 @@ fn charts_keep_legend_position_value_axis_and_text_sizes() {
     );
     let deleted = chart(&axes(r#"<c:delete val="1"/><c:majorGridlines/>"#), "");
     let p = chart_deck(&deleted);
-    assert_eq!(chart_of(&p).value_axis, None);
+    assert!(chart_of(&p).axis(2).expect("kept").deleted);
     assert!(!html_of(&p, 0).contains("#D9D9D9"));
 }
 

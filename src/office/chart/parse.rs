@@ -1,0 +1,802 @@
+//! Reads a chart part (`c:chartSpace`) into a [`Chart`].
+//!
+//! Values come from the caches the part carries (`c:numCache`, `c:strCache`, literals);
+//! an embedded workbook is never opened. Colours resolve through the theme of the
+//! document that shows the chart. Everything is capped: [`MAX_SERIES`] series,
+//! [`MAX_POINTS`] points a series and [`MAX_TOTAL_POINTS`] in all, whatever `c:ptCount`
+//! claims; a value that is not a finite number is a missing point.
+
+use crate::office::pptx::color::{number, ColorCtx};
+use crate::office::xlsx::numfmt::{general, NumberFormat};
+use crate::office::xml::Element;
+use crate::office::Ns;
+
+use super::model::{
+    Axis, AxisKind, Chart, Color, DataLabels, Grouping, Legend, ManualLayout, Plot, PlotKind,
+    PointStyle, Series, TextStyle,
+};
+use super::palette::{luminance, series_color};
+
+/// Most series kept in a chart.
+pub const MAX_SERIES: usize = 64;
+/// Most points kept in a series.
+pub const MAX_POINTS: usize = 1_000;
+/// Most points kept in a chart, all series together.
+pub const MAX_TOTAL_POINTS: usize = 10_000;
+/// Most axes kept.
+const MAX_AXES: usize = 8;
+/// Most characters kept of a title or label.
+const MAX_TEXT: usize = 200;
+
+/// Reads a parsed chart part's root against the colours of the showing document's theme.
+pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
+    let mut out = Chart::empty();
+    out.text = text_style(root, &TextStyle::default(), colors);
+    out.background = root
+        .child(Ns::C, "spPr")
+        .and_then(|sp| sp.child(Ns::A, "solidFill"))
+        .and_then(|f| colors.child_color(f));
+    let style = child_num(root, "style")
+        .filter(|s| (1.0..=48.0).contains(s))
+        .map(|s| s as usize);
+    // Office 2007 styles 41–48 are drawn on the theme's dark colour, in its light one.
+    let dark = style.is_some_and(|s| s > 40);
+    if dark {
+        out.background = out.background.or(colors.scheme_color("tx1"));
+        if root.child(Ns::C, "txPr").is_none() {
+            out.text.color = colors.scheme_color("bg1").unwrap_or(Color::rgb(0xFFFFFF));
+        }
+    }
+    let Some(chart) = root.child(Ns::C, "chart") else {
+        return out;
+    };
+    out.title_style = TextStyle {
+        size: out.text.size * 1.4,
+        ..out.text
+    };
+    out.drawn_as_2d = chart.child(Ns::C, "view3D").is_some();
+    let plot_area = chart.child(Ns::C, "plotArea");
+    out.plot_layout = plot_area.and_then(manual_layout);
+
+    let mut budget = MAX_TOTAL_POINTS;
+    let mut series_left = MAX_SERIES;
+    for el in plot_area.into_iter().flat_map(|p| p.elements()) {
+        if el.ns() != Ns::C {
+            continue;
+        }
+        let name = el.name();
+        if let Some(base) = name.strip_suffix("Chart") {
+            let (base, three_d) = match base.strip_suffix("3D") {
+                Some(b) => (b, true),
+                None => (base, false),
+            };
+            out.drawn_as_2d |= three_d;
+            let plot = plot(el, base, colors, &out.text, &mut budget, &mut series_left);
+            out.truncated |= plot.1;
+            out.chart_types.push(type_name(&plot.0, base));
+            out.plots.push(plot.0);
+        } else if matches!(name, "catAx" | "valAx" | "dateAx" | "serAx")
+            && out.axes.len() < MAX_AXES
+        {
+            out.axes.push(axis(el, colors, &out.text));
+        }
+    }
+    out.chart_types.truncate(8);
+    if let Some(s) = style {
+        restyle(&mut out, s, colors);
+    }
+    let varied = out
+        .plots
+        .iter()
+        .filter(|p| p.vary_colors || p.kind == PlotKind::Doughnut)
+        .flat_map(|p| p.series.iter().map(|s| s.values.len()))
+        .max()
+        .unwrap_or(0);
+    out.palette = (0..varied.min(54))
+        .map(|i| series_color(colors, i))
+        .collect();
+    out.title = title(chart, &out, colors);
+    if let Some(t) = chart.child(Ns::C, "title") {
+        out.title_style = title_style(t, &out.title_style, colors);
+    }
+    out.legend = chart
+        .child(Ns::C, "legend")
+        .map(|l| legend(l, colors, &out.text));
+    out
+}
+
+/// Applies an Office 2007 chart style's colours (`c:style`, 1–48: eight columns of
+/// colour schemes in six rows of effects) to series with automatic colours: column 1 is
+/// greys, column 2 the accent cycle (as without a style), columns 3–8 shades of one accent,
+/// darkest first.
+fn restyle(out: &mut Chart, style: usize, colors: &ColorCtx<'_>) {
+    let column = (style - 1) % 8;
+    if column == 1 {
+        return;
+    }
+    let base = if column == 0 {
+        Color::rgb(0x808080)
+    } else {
+        colors
+            .scheme_color(&format!("accent{}", column - 1))
+            .unwrap_or(Color::rgb(0x4472C4))
+    };
+    let count = out.series().count();
+    let mut i = 0;
+    for p in &mut out.plots {
+        for s in &mut p.series {
+            if s.automatic {
+                s.color = shade(base, i, count);
+            }
+            i += 1;
+        }
+    }
+    let varied = out.palette.len();
+    out.palette = (0..varied).map(|k| shade(base, k, varied)).collect();
+}
+
+/// The `i`-th of `n` shades of `base`, from dark (lumMod 60 %) to light (40 % white).
+fn shade(base: Color, i: usize, n: usize) -> Color {
+    let t = if n > 1 {
+        i as f64 / (n - 1) as f64
+    } else {
+        0.5
+    };
+    let f = -0.4 + 0.8 * t;
+    if f < 0.0 {
+        luminance(base, 1.0 + f, 0.0)
+    } else {
+        luminance(base, 1.0 - f, f)
+    }
+}
+
+/// The name a plot is shown by: `column` for vertical bars, `doughnut`, or the element's
+/// own name for types that are not drawn.
+fn type_name(plot: &Plot, base: &str) -> String {
+    match plot.kind {
+        PlotKind::Bar if plot.horizontal => "bar".to_owned(),
+        PlotKind::Bar => "column".to_owned(),
+        PlotKind::Line => "line".to_owned(),
+        PlotKind::Area => "area".to_owned(),
+        PlotKind::Pie => "pie".to_owned(),
+        PlotKind::Doughnut => "doughnut".to_owned(),
+        PlotKind::Scatter => "scatter".to_owned(),
+        PlotKind::Bubble => "bubble".to_owned(),
+        PlotKind::Radar => "radar".to_owned(),
+        PlotKind::Other => base
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(24)
+            .collect(),
+    }
+}
+
+/// `c:{name}/@val` of an element.
+fn child_val<'a>(el: Element<'a>, name: &str) -> Option<&'a str> {
+    el.child(Ns::C, name).and_then(|c| c.attr(Ns::None, "val"))
+}
+
+/// A boolean `c:{name}/@val`; an element without `val` means true, as in the schema.
+fn child_bool(el: Element<'_>, name: &str) -> Option<bool> {
+    let c = el.child(Ns::C, name)?;
+    Some(!matches!(c.attr(Ns::None, "val"), Some("0" | "false")))
+}
+
+fn child_num(el: Element<'_>, name: &str) -> Option<f64> {
+    child_val(el, name).and_then(number)
+}
+
+/// One chart-type element and its series; the flag says points or series were cut.
+fn plot(
+    el: Element<'_>,
+    base: &str,
+    colors: &ColorCtx<'_>,
+    text: &TextStyle,
+    budget: &mut usize,
+    series_left: &mut usize,
+) -> (Plot, bool) {
+    let kind = match base {
+        "bar" => PlotKind::Bar,
+        "line" => PlotKind::Line,
+        "area" => PlotKind::Area,
+        "pie" | "ofPie" => PlotKind::Pie,
+        "doughnut" => PlotKind::Doughnut,
+        "scatter" => PlotKind::Scatter,
+        "bubble" => PlotKind::Bubble,
+        "radar" => PlotKind::Radar,
+        _ => PlotKind::Other,
+    };
+    let grouping = match child_val(el, "grouping") {
+        Some("stacked") => Grouping::Stacked,
+        Some("percentStacked") => Grouping::PercentStacked,
+        Some("clustered") => Grouping::Clustered,
+        // A bar chart without grouping is clustered (the schema's default).
+        _ if kind == PlotKind::Bar => Grouping::Clustered,
+        _ => Grouping::Standard,
+    };
+    let radar_style = child_val(el, "radarStyle").unwrap_or("marker");
+    let scatter_style = child_val(el, "scatterStyle").unwrap_or("marker");
+    let mut plot = Plot {
+        kind,
+        horizontal: child_val(el, "barDir") == Some("bar"),
+        grouping,
+        vary_colors: child_bool(el, "varyColors").unwrap_or(false),
+        gap_width: child_num(el, "gapWidth").unwrap_or(150.0).clamp(0.0, 500.0),
+        overlap: child_num(el, "overlap")
+            .unwrap_or(if grouping.stacks() { 100.0 } else { 0.0 })
+            .clamp(-100.0, 100.0),
+        // Office writes the hole size; the schema's default is 10 %.
+        hole_size: child_num(el, "holeSize").unwrap_or(10.0).clamp(1.0, 90.0),
+        first_slice_angle: child_num(el, "firstSliceAng")
+            .unwrap_or(0.0)
+            .clamp(0.0, 360.0),
+        filled: radar_style == "filled",
+        bubble_scale: child_num(el, "bubbleScale")
+            .unwrap_or(100.0)
+            .clamp(0.0, 300.0),
+        axis_ids: el
+            .children_named(Ns::C, "axId")
+            .filter_map(|a| a.attr(Ns::None, "val")?.trim().parse().ok())
+            .take(3)
+            .collect(),
+        labels: el
+            .child(Ns::C, "dLbls")
+            .and_then(|d| data_labels(d, colors, text)),
+        series: Vec::new(),
+    };
+    let plot_markers = child_bool(el, "marker");
+    let mut cut = false;
+    let mut sers: Vec<(u64, Element<'_>)> = el
+        .children_named(Ns::C, "ser")
+        .enumerate()
+        .map(|(i, s)| {
+            let order = child_val(s, "order")
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(i as u64);
+            (order, s)
+        })
+        .collect();
+    sers.sort_by_key(|(o, _)| *o);
+    for (_, ser) in sers {
+        if *series_left == 0 || *budget == 0 {
+            cut = true;
+            break;
+        }
+        *series_left -= 1;
+        let idx = child_val(ser, "idx")
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or(plot.series.len());
+        let (s, s_cut) = series(ser, &plot, idx, colors, text, budget);
+        cut |= s_cut;
+        let symbol = ser
+            .child(Ns::C, "marker")
+            .and_then(|m| child_val(m, "symbol"));
+        let mut s = s;
+        s.marker = match kind {
+            PlotKind::Line => plot_markers != Some(false) && symbol != Some("none"),
+            PlotKind::Radar => radar_style == "marker" && symbol != Some("none"),
+            PlotKind::Scatter => symbol != Some("none") && scatter_style != "line",
+            _ => false,
+        };
+        // The `marker` scatter style has no lines whatever the series' outline says.
+        if kind == PlotKind::Scatter && scatter_style == "marker" {
+            s.no_line = true;
+        }
+        plot.series.push(s);
+    }
+    (plot, cut)
+}
+
+/// One `c:ser`.
+fn series(
+    ser: Element<'_>,
+    plot: &Plot,
+    idx: usize,
+    colors: &ColorCtx<'_>,
+    text: &TextStyle,
+    budget: &mut usize,
+) -> (Series, bool) {
+    let name = ser.child(Ns::C, "tx").and_then(|tx| {
+        let s = cached_strings(tx, 1).0.join(" ");
+        (!s.is_empty()).then(|| clip(&s))
+    });
+    let xy = matches!(plot.kind, PlotKind::Scatter | PlotKind::Bubble);
+    let values_el = ser.child(Ns::C, if xy { "yVal" } else { "val" });
+    let room = (*budget).min(MAX_POINTS);
+    let (values, format_code, mut cut) = values_el
+        .map(|v| cached_numbers(v, room))
+        .unwrap_or_default();
+    *budget = budget.saturating_sub(values.len());
+    let (categories, x_values) = if xy {
+        let x = ser.child(Ns::C, "xVal");
+        // X values may be text: then they are categories numbered 1, 2, 3 …
+        let numbers = x.map(|x| cached_numbers(x, room)).unwrap_or_default();
+        if numbers.0.iter().any(Option::is_some) {
+            (Vec::new(), numbers.0)
+        } else {
+            (
+                x.map(|x| cached_strings(x, room).0).unwrap_or_default(),
+                Vec::new(),
+            )
+        }
+    } else {
+        let (cats, c) = ser
+            .child(Ns::C, "cat")
+            .map(|c| cached_strings(c, room))
+            .unwrap_or_default();
+        cut |= c;
+        (cats, Vec::new())
+    };
+    let sizes = if plot.kind == PlotKind::Bubble {
+        ser.child(Ns::C, "bubbleSize")
+            .map(|b| cached_numbers(b, room).0)
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let sp = ser.child(Ns::C, "spPr");
+    let fill = sp.and_then(|sp| fill_color(sp, colors));
+    let no_fill = sp.is_some_and(|sp| sp.child(Ns::A, "noFill").is_some());
+    let ln = sp.and_then(|sp| sp.child(Ns::A, "ln"));
+    let no_line = ln.is_some_and(|l| l.child(Ns::A, "noFill").is_some());
+    let line = ln.and_then(|l| fill_color(l, colors));
+    let line_width = ln
+        .and_then(|l| l.attr(Ns::None, "w"))
+        .and_then(number)
+        .map(|w| (w / 12_700.0).clamp(0.0, 20.0))
+        // Office's default series line: 2.25 pt.
+        .unwrap_or(2.25);
+    let auto = series_color(colors, idx);
+    // A line series takes its line's colour as its colour (legend key, markers).
+    let color = match plot.kind {
+        PlotKind::Line | PlotKind::Radar if !plot.filled => line.or(fill).unwrap_or(auto),
+        PlotKind::Scatter => fill.or(line).unwrap_or(auto),
+        _ => fill.unwrap_or(auto),
+    };
+    let marker = ser.child(Ns::C, "marker");
+    let marker_size = marker
+        .and_then(|m| child_num(m, "size"))
+        .unwrap_or(5.0)
+        .clamp(2.0, 72.0);
+    let mut points: Vec<PointStyle> = ser
+        .children_named(Ns::C, "dPt")
+        .take(MAX_POINTS)
+        .filter_map(|d| {
+            let index = child_val(d, "idx")?.trim().parse::<usize>().ok()?;
+            (index < MAX_POINTS).then(|| PointStyle {
+                index,
+                color: d.child(Ns::C, "spPr").and_then(|sp| fill_color(sp, colors)),
+                explosion: child_num(d, "explosion").unwrap_or(0.0).clamp(0.0, 400.0),
+            })
+        })
+        .collect();
+    points.sort_by_key(|p| p.index);
+    points.dedup_by_key(|p| p.index);
+    let labels = ser
+        .child(Ns::C, "dLbls")
+        .and_then(|d| data_labels(d, colors, text));
+    let s = Series {
+        name,
+        automatic: fill.is_none() && line.is_none(),
+        categories,
+        values,
+        x_values,
+        sizes,
+        format_code,
+        color,
+        line,
+        line_width,
+        no_line,
+        no_fill,
+        marker: false,
+        marker_size,
+        smooth: child_bool(ser, "smooth").unwrap_or(false),
+        points,
+        labels,
+    };
+    (s, cut)
+}
+
+/// The colour of a solid (or, approximated by its first stop, gradient) fill among the
+/// children of `el`.
+fn fill_color(el: Element<'_>, colors: &ColorCtx<'_>) -> Option<Color> {
+    if let Some(f) = el.child(Ns::A, "solidFill") {
+        return colors.child_color(f);
+    }
+    let stop = el
+        .child(Ns::A, "gradFill")?
+        .child(Ns::A, "gsLst")?
+        .children_named(Ns::A, "gs")
+        .next()?;
+    colors.child_color(stop)
+}
+
+/// `c:dLbls`; `None` when deleted or showing nothing.
+fn data_labels(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Option<DataLabels> {
+    if child_bool(el, "delete") == Some(true) {
+        return None;
+    }
+    let on = |name: &str| child_bool(el, name).unwrap_or(false);
+    let labels = DataLabels {
+        value: on("showVal"),
+        percent: on("showPercent"),
+        category: on("showCatName"),
+        series_name: on("showSerName"),
+        position: child_val(el, "dLblPos")
+            .filter(|p| {
+                matches!(
+                    *p,
+                    "outEnd" | "inEnd" | "ctr" | "inBase" | "t" | "b" | "l" | "r" | "bestFit"
+                )
+            })
+            .map(str::to_owned),
+        format_code: format_code(el),
+        text: text_style(el, text, colors),
+    };
+    labels.any().then_some(labels)
+}
+
+/// `c:numFmt/@formatCode` unless linked to the source (then the data's own format
+/// applies).
+fn format_code(el: Element<'_>) -> Option<String> {
+    let f = el.child(Ns::C, "numFmt")?;
+    if matches!(f.attr(Ns::None, "sourceLinked"), Some("1" | "true")) {
+        return None;
+    }
+    f.attr(Ns::None, "formatCode")
+        .filter(|c| !c.is_empty() && c.len() <= 255)
+        .map(str::to_owned)
+}
+
+fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Axis {
+    let kind = match el.name() {
+        "catAx" => AxisKind::Category,
+        "dateAx" => AxisKind::Date,
+        "serAx" => AxisKind::Series,
+        _ => AxisKind::Value,
+    };
+    let scaling = el.child(Ns::C, "scaling");
+    let line = match el.child(Ns::C, "spPr").and_then(|sp| sp.child(Ns::A, "ln")) {
+        Some(ln) if ln.child(Ns::A, "noFill").is_some() => None,
+        Some(ln) => Some(fill_color(ln, colors).unwrap_or(Color::rgb(0xBFBFBF))),
+        None => Some(Color::rgb(0xBFBFBF)),
+    };
+    let gridlines = el.child(Ns::C, "majorGridlines").map(|g| {
+        g.child(Ns::C, "spPr")
+            .and_then(|sp| sp.child(Ns::A, "ln"))
+            .and_then(|ln| fill_color(ln, colors))
+            .unwrap_or(Color::rgb(0xD9D9D9))
+    });
+    let title_el = el.child(Ns::C, "title");
+    let title_base = TextStyle {
+        bold: false,
+        ..*text
+    };
+    Axis {
+        id: child_val(el, "axId")
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0),
+        kind,
+        position: child_val(el, "axPos")
+            .filter(|p| matches!(*p, "l" | "r" | "t" | "b"))
+            .unwrap_or("l")
+            .to_owned(),
+        deleted: child_bool(el, "delete").unwrap_or(false),
+        reversed: scaling.and_then(|s| child_val(s, "orientation")) == Some("maxMin"),
+        min: scaling.and_then(|s| child_num(s, "min")),
+        max: scaling.and_then(|s| child_num(s, "max")),
+        major_unit: child_num(el, "majorUnit").filter(|u| *u > 0.0),
+        format_code: format_code(el),
+        gridlines,
+        line,
+        labels: child_val(el, "tickLblPos") != Some("none"),
+        text: text_style(el, text, colors),
+        title: title_el
+            .map(title_text)
+            .filter(|t| !t.is_empty())
+            .map(|t| clip(&t)),
+        title_style: title_el.map_or(title_base, |t| title_style(t, &title_base, colors)),
+        cross_axis: child_val(el, "crossAx")
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0),
+        crosses_max: child_val(el, "crosses") == Some("max"),
+        mid_category: child_val(el, "crossBetween") == Some("midCat"),
+    }
+}
+
+fn legend(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Legend {
+    let mut deleted: Vec<usize> = el
+        .children_named(Ns::C, "legendEntry")
+        .take(MAX_POINTS)
+        .filter(|e| child_bool(*e, "delete") == Some(true))
+        .filter_map(|e| child_val(e, "idx")?.trim().parse().ok())
+        .collect();
+    deleted.sort_unstable();
+    Legend {
+        position: child_val(el, "legendPos")
+            .filter(|v| matches!(*v, "b" | "t" | "l" | "r" | "tr"))
+            .unwrap_or("r")
+            .to_owned(),
+        text: text_style(el, text, colors),
+        deleted,
+    }
+}
+
+/// The chart title: its own text, else (automatic title) the only series' name, which
+/// Office also shows for a one-series pie without a title element.
+fn title(chart: Element<'_>, out: &Chart, _colors: &ColorCtx<'_>) -> Option<String> {
+    let deleted = child_bool(chart, "autoTitleDeleted").unwrap_or(false);
+    let only_name = || {
+        let mut all = out.series();
+        let first = all.next()?;
+        all.next().is_none().then(|| first.name.clone()).flatten()
+    };
+    match chart.child(Ns::C, "title") {
+        Some(t) => {
+            let text = title_text(t);
+            if text.is_empty() {
+                only_name()
+            } else {
+                Some(clip(&text))
+            }
+        }
+        None if !deleted && out.chart_types.iter().any(|t| t == "pie") => only_name(),
+        None => None,
+    }
+}
+
+/// The style of a `c:title`: its rich text's paragraph defaults or first run, else its
+/// `c:txPr`, else `base`.
+fn title_style(title: Element<'_>, base: &TextStyle, colors: &ColorCtx<'_>) -> TextStyle {
+    let from_txpr = text_style(title, base, colors);
+    let Some(p) = title
+        .child(Ns::C, "tx")
+        .and_then(|tx| tx.child(Ns::C, "rich"))
+        .and_then(|r| r.children_named(Ns::A, "p").next())
+    else {
+        return from_txpr;
+    };
+    let def = p
+        .child(Ns::A, "pPr")
+        .and_then(|ppr| ppr.child(Ns::A, "defRPr"));
+    let run = p
+        .children_named(Ns::A, "r")
+        .next()
+        .and_then(|r| r.child(Ns::A, "rPr"));
+    let mut style = from_txpr;
+    for props in [def, run].into_iter().flatten() {
+        style = run_style(props, &style, colors);
+    }
+    style
+}
+
+/// The text of a `c:title`: rich paragraphs joined by spaces, or the referenced string.
+fn title_text(title: Element<'_>) -> String {
+    let Some(tx) = title.child(Ns::C, "tx") else {
+        return String::new();
+    };
+    if let Some(rich) = tx.child(Ns::C, "rich") {
+        let paras: Vec<String> = rich
+            .children_named(Ns::A, "p")
+            .map(|p| {
+                p.descendants()
+                    .filter(|e| e.is(Ns::A, "t"))
+                    .map(|t| t.text().into_owned())
+                    .collect::<String>()
+            })
+            .filter(|s| !s.is_empty())
+            .collect();
+        return paras.join(" ");
+    }
+    cached_strings(tx, 1).0.join(" ")
+}
+
+/// The text style of an element's `c:txPr` (`a:defRPr` of its first paragraph, the
+/// rotation of its `a:bodyPr`), on top of `base`.
+fn text_style(el: Element<'_>, base: &TextStyle, colors: &ColorCtx<'_>) -> TextStyle {
+    let Some(tx) = el.child(Ns::C, "txPr") else {
+        return TextStyle {
+            rotation: None,
+            ..*base
+        };
+    };
+    // `-60000000` is Office's "automatic" rotation.
+    let rotation = tx
+        .child(Ns::A, "bodyPr")
+        .and_then(|b| b.attr(Ns::None, "rot"))
+        .and_then(number)
+        .filter(|r| *r != -60_000_000.0 && r.abs() <= 5_400_000.0)
+        .map(|r| r / 60_000.0);
+    let def = tx
+        .children_named(Ns::A, "p")
+        .next()
+        .and_then(|p| p.child(Ns::A, "pPr"))
+        .and_then(|p| p.child(Ns::A, "defRPr"));
+    let style = match def {
+        Some(d) => run_style(d, base, colors),
+        None => *base,
+    };
+    TextStyle { rotation, ..style }
+}
+
+/// Size, weight and solid colour of a run property element on top of `base`.
+fn run_style(props: Element<'_>, base: &TextStyle, colors: &ColorCtx<'_>) -> TextStyle {
+    let size = props
+        .attr(Ns::None, "sz")
+        .and_then(number)
+        // ST_TextFontSize: 1 to 4000 pt.
+        .filter(|s| (100.0..=400_000.0).contains(s))
+        .map_or(base.size, |s| s / 100.0);
+    let bold = props
+        .attr(Ns::None, "b")
+        .map_or(base.bold, |b| matches!(b, "1" | "true"));
+    let color = props
+        .child(Ns::A, "solidFill")
+        .and_then(|f| colors.child_color(f))
+        .unwrap_or(base.color);
+    TextStyle {
+        size,
+        bold,
+        color,
+        rotation: base.rotation,
+    }
+}
+
+/// `c:layout/c:manualLayout` of the plot area in `edge` mode.
+fn manual_layout(plot_area: Element<'_>) -> Option<ManualLayout> {
+    let m = plot_area
+        .child(Ns::C, "layout")?
+        .child(Ns::C, "manualLayout")?;
+    // `factor` positions are offsets from an automatic layout we do not reproduce.
+    if child_val(m, "xMode") != Some("edge") || child_val(m, "yMode") != Some("edge") {
+        return None;
+    }
+    let get = |n: &str| child_num(m, n).filter(|v| (-1.0..=2.0).contains(v));
+    let (x, y) = (get("x")?, get("y")?);
+    let mut w = get("w")?;
+    let mut h = get("h")?;
+    if child_val(m, "wMode") == Some("edge") {
+        w -= x;
+    }
+    if child_val(m, "hMode") == Some("edge") {
+        h -= y;
+    }
+    let clamp = |v: f64| v.clamp(0.0, 1.0);
+    let (x, y) = (clamp(x), clamp(y));
+    let (w, h) = (w.clamp(0.0, 1.0 - x), h.clamp(0.0, 1.0 - y));
+    (w > 0.01 && h > 0.01).then_some(ManualLayout {
+        x,
+        y,
+        w,
+        h,
+        inner: child_val(m, "layoutTarget") == Some("inner"),
+    })
+}
+
+/// A string cut to [`MAX_TEXT`] characters, control characters dropped.
+fn clip(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_TEXT)
+        .collect()
+}
+
+/// The cache under a data reference (`c:numRef/c:numCache`, `c:strRef/c:strCache`,
+/// `c:multiLvlStrRef/…/c:lvl`, literals): its points by index, its `c:ptCount` and format
+/// code. Of a multi-level cache the innermost level (the first `c:lvl`) is used.
+struct Cache<'d> {
+    points: Vec<(usize, Element<'d>)>,
+    count: usize,
+    format_code: Option<String>,
+    cut: bool,
+}
+
+fn cache<'d>(el: Element<'d>, room: usize) -> Cache<'d> {
+    let data = el
+        .elements()
+        .find(|e| {
+            e.ns() == Ns::C
+                && matches!(
+                    e.name(),
+                    "numRef" | "strRef" | "multiLvlStrRef" | "numLit" | "strLit"
+                )
+        })
+        .map(|r| {
+            r.elements()
+                .find(|e| {
+                    e.ns() == Ns::C
+                        && matches!(e.name(), "numCache" | "strCache" | "multiLvlStrCache")
+                })
+                .unwrap_or(r)
+        });
+    let data = match data {
+        Some(d) if d.name() == "multiLvlStrCache" => d.child(Ns::C, "lvl").map(|l| (d, l)),
+        Some(d) => Some((d, d)),
+        None => None,
+    };
+    let Some((head, pts)) = data else {
+        return Cache {
+            points: Vec::new(),
+            count: 0,
+            format_code: None,
+            cut: false,
+        };
+    };
+    let count = child_val(head, "ptCount")
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .unwrap_or(0);
+    let mut cut = count > room;
+    let mut points: Vec<(usize, Element<'d>)> = Vec::new();
+    for pt in pts.children_named(Ns::C, "pt") {
+        let Some(idx) = pt
+            .attr(Ns::None, "idx")
+            .and_then(|i| i.trim().parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if idx >= room || points.len() >= room {
+            cut = true;
+            continue;
+        }
+        points.push((idx, pt));
+    }
+    points.sort_by_key(|p| p.0);
+    points.dedup_by_key(|p| p.0);
+    let format_code = head
+        .child(Ns::C, "formatCode")
+        .map(|f| f.text().into_owned())
+        .filter(|c| !c.is_empty() && c.len() <= 255);
+    Cache {
+        points,
+        count: count.min(room),
+        format_code,
+        cut,
+    }
+}
+
+/// Cached strings in index order; numbers in a numeric cache are formatted with its
+/// format code (dates as categories). A literal `c:v` (a series name) is one string.
+fn cached_strings(el: Element<'_>, room: usize) -> (Vec<String>, bool) {
+    let c = cache(el, room.max(1));
+    if c.points.is_empty() {
+        if let Some(v) = el.child(Ns::C, "v") {
+            return (vec![clip(&v.text())], false);
+        }
+    }
+    let len = c.count.max(c.points.last().map_or(0, |p| p.0 + 1));
+    let fmt = c
+        .format_code
+        .as_deref()
+        .filter(|f| !f.eq_ignore_ascii_case("general"))
+        .map(NumberFormat::parse);
+    let mut out = vec![String::new(); len];
+    for (i, pt) in c.points {
+        let raw = pt.child(Ns::C, "v").map(|v| v.text()).unwrap_or_default();
+        out[i] = match (&fmt, number(&raw)) {
+            (Some(f), Some(v)) => clip(&f.format_number(v, false).text),
+            _ => clip(&raw),
+        };
+    }
+    (out, c.cut)
+}
+
+/// Cached numbers in index order, with the cache's format code.
+fn cached_numbers(el: Element<'_>, room: usize) -> (Vec<Option<f64>>, Option<String>, bool) {
+    let c = cache(el, room);
+    let len = c.count.max(c.points.last().map_or(0, |p| p.0 + 1));
+    let mut out = vec![None; len];
+    for (i, pt) in c.points {
+        out[i] = pt.child(Ns::C, "v").and_then(|v| number(&v.text()));
+    }
+    (out, c.format_code, c.cut)
+}
+
+/// A number as a label: through `code` when it is a real format, else Excel's General.
+pub fn format_number(v: f64, code: Option<&str>) -> String {
+    match code {
+        Some(c) if !c.trim().eq_ignore_ascii_case("general") => {
+            NumberFormat::parse(c).format_number(v, false).text
+        }
+        _ => general(v),
+    }
+}

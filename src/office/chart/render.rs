@@ -1,0 +1,1764 @@
+//! Draws a [`Chart`] as one SVG element, in the chart frame's own points.
+//!
+//! The output is deterministic (numbers rounded to hundredths, no ids), all text is
+//! escaped, and its size is bounded by the parser's caps on series and points. Text is
+//! measured by an estimate from the font size ([`text_width`]).
+//!
+//! Layout, as Office does it in the common case: the title on top, the legend on its
+//! side, the plot area in what is left (or where `c:manualLayout` puts it), with room
+//! for tick labels. Category labels that do not fit their slot are turned −45°, then
+//! −90°; they are never thinned out. 3-D charts are drawn as their 2-D equivalent.
+
+use std::fmt::Write as _;
+
+use crate::markup::escape_into;
+
+use super::model::{Axis, Chart, Color, DataLabels, Grouping, Plot, PlotKind, Series, TextStyle};
+use super::parse::format_number;
+use super::scale::Scale;
+
+/// How the SVG element is marked up.
+#[derive(Debug, Clone, Copy)]
+pub struct SvgOptions<'a> {
+    /// Its `class` attribute.
+    pub class: &'a str,
+    /// Its `font-family` attribute (a CSS font stack, already safe to quote).
+    pub font_family: &'a str,
+    /// It fills its container (`width` and `height` of 100 %).
+    pub fill_container: bool,
+}
+
+impl Default for SvgOptions<'_> {
+    fn default() -> Self {
+        SvgOptions {
+            class: "chart-svg",
+            font_family: "Carlito, Calibri, 'Liberation Sans', Arial, sans-serif",
+            fill_container: false,
+        }
+    }
+}
+
+/// The accessible name of a chart: its type ("Column chart", "(combined)" for combo
+/// charts) and its title.
+pub fn accessible_label(c: &Chart) -> String {
+    let kind = c.chart_types.first().map_or("chart", String::as_str);
+    let mut label = String::new();
+    let mut chars = kind.chars();
+    if let Some(f) = chars.next() {
+        label.extend(f.to_uppercase());
+        label.push_str(chars.as_str());
+    }
+    label.push_str(" chart");
+    if c.chart_types.len() > 1 {
+        label.push_str(" (combined)");
+    }
+    if let Some(t) = &c.title {
+        label.push_str(": ");
+        label.push_str(t);
+    }
+    label
+}
+
+/// Most characters of one label that are drawn.
+const MAX_LABEL: usize = 60;
+/// Most legend entries drawn.
+const MAX_LEGEND: usize = 64;
+
+/// The SVG of `chart` in a `w` × `h` point frame; `None` when there is nothing to draw
+/// (no plot with a drawable type and values), so the caller shows a placeholder.
+pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Option<String> {
+    if !(w.is_finite() && h.is_finite()) || w < 10.0 || h < 10.0 || !drawable(chart) {
+        return None;
+    }
+    let mut svg = Svg::default();
+    let _ = write!(
+        svg.out,
+        "<svg class=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\"{} preserveAspectRatio=\"none\" font-family=\"{}\" aria-hidden=\"true\">",
+        opts.class,
+        n(w),
+        n(h),
+        if opts.fill_container {
+            " width=\"100%\" height=\"100%\""
+        } else {
+            ""
+        },
+        opts.font_family
+    );
+    if let Some(bg) = chart.background {
+        let _ = write!(
+            svg.out,
+            "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
+            n(w),
+            n(h),
+            bg.hex()
+        );
+    }
+    let pad = (w.min(h) * 0.03).clamp(3.0, 10.0);
+    let mut area = Rect {
+        x: pad,
+        y: pad,
+        w: w - 2.0 * pad,
+        h: h - 2.0 * pad,
+    };
+    if let Some(t) = &chart.title {
+        let s = &chart.title_style;
+        svg.text(w / 2.0, pad + s.size * 0.9, s, "middle", None, t);
+        area.y += s.size * 1.3 + pad * 0.5;
+        area.h -= s.size * 1.3 + pad * 0.5;
+    }
+    let entries = legend_entries(chart);
+    if let Some(l) = chart.legend.as_ref().filter(|_| !entries.is_empty()) {
+        area = legend(&mut svg, l, &entries, area, pad, w);
+    }
+    let plot_box = match chart.plot_layout {
+        Some(m) => Rect {
+            x: m.x * w,
+            y: m.y * h,
+            w: m.w * w,
+            h: m.h * h,
+        },
+        None => area,
+    };
+    let inner = chart.plot_layout.is_some_and(|m| m.inner);
+    let first = chart.plots.iter().find(|p| p.kind != PlotKind::Other)?;
+    match first.kind {
+        PlotKind::Pie | PlotKind::Doughnut => pie(&mut svg, chart, first, plot_box, inner),
+        PlotKind::Radar => radar(&mut svg, chart, first, plot_box),
+        PlotKind::Scatter | PlotKind::Bubble => scatter(&mut svg, chart, plot_box, inner),
+        _ => cartesian(&mut svg, chart, plot_box, inner),
+    }
+    svg.out.push_str("</svg>");
+    Some(svg.out)
+}
+
+/// An axis that is drawn (not deleted).
+fn shown(a: Option<&Axis>) -> Option<&Axis> {
+    a.filter(|a| !a.deleted)
+}
+
+/// Whether any plot has a type that is drawn and at least one value.
+fn drawable(chart: &Chart) -> bool {
+    chart.plots.iter().any(|p| {
+        p.kind != PlotKind::Other
+            && p.series
+                .iter()
+                .any(|s| s.values.iter().any(Option::is_some))
+    })
+}
+
+/// A rectangle in chart points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Rect {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+/// A number for SVG: at most two decimals, no trailing zeros, 0 for non-finite values.
+fn n(v: f64) -> String {
+    if !v.is_finite() {
+        return "0".to_owned();
+    }
+    let r = (v * 100.0).round() / 100.0;
+    if r == 0.0 {
+        "0".to_owned()
+    } else {
+        format!("{r}")
+    }
+}
+
+/// The estimated width of `text` at `size` points: per-character advances close to
+/// Calibri's (narrow letters a quarter em, capitals and digits about half, wide letters
+/// and CJK more).
+pub fn text_width(text: &str, size: f64) -> f64 {
+    let em: f64 = text
+        .chars()
+        .take(MAX_LABEL)
+        .map(|c| match c {
+            'i' | 'j' | 'l' | 'I' | '.' | ',' | ':' | ';' | '\'' | '!' | '|' => 0.23,
+            'f' | 't' | 'r' | ' ' | '(' | ')' | '-' | '[' | ']' => 0.33,
+            'm' | 'w' => 0.8,
+            'M' | 'W' | '%' | '@' => 0.85,
+            '0'..='9' => 0.507,
+            c if c.is_ascii_uppercase() => 0.58,
+            c if c.is_ascii() => 0.48,
+            c if (c as u32) >= 0x2E80 => 1.0,
+            _ => 0.55,
+        })
+        .sum();
+    em * size
+}
+
+/// The SVG being written.
+#[derive(Default)]
+struct Svg {
+    out: String,
+}
+
+impl Svg {
+    /// One line of text; `rotate` turns it around its anchor point.
+    fn text(&mut self, x: f64, y: f64, s: &TextStyle, anchor: &str, rotate: Option<f64>, t: &str) {
+        let _ = write!(
+            self.out,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\" text-anchor=\"{anchor}\"",
+            n(x),
+            n(y),
+            n(s.size),
+            s.color.hex()
+        );
+        if s.bold {
+            self.out.push_str(" font-weight=\"bold\"");
+        }
+        if let Some(r) = rotate.filter(|r| *r != 0.0) {
+            let _ = write!(
+                self.out,
+                " transform=\"rotate({} {} {})\"",
+                n(r),
+                n(x),
+                n(y)
+            );
+        }
+        self.out.push('>');
+        escape_into(
+            &mut self.out,
+            &t.chars().take(MAX_LABEL).collect::<String>(),
+        );
+        self.out.push_str("</text>");
+    }
+
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: Option<Color>, line: Option<Color>) {
+        let _ = write!(
+            self.out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"",
+            n(x),
+            n(y),
+            n(w.max(0.0)),
+            n(h.max(0.0)),
+            fill.map_or("none".to_owned(), |c| c.hex())
+        );
+        if let Some(l) = line {
+            let _ = write!(self.out, " stroke=\"{}\" stroke-width=\"0.75\"", l.hex());
+        }
+        self.out.push_str("/>");
+    }
+
+    /// A stroked path.
+    fn line(&mut self, d: &str, color: Color, width: f64) {
+        let _ = write!(
+            self.out,
+            "<path d=\"{d}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linejoin=\"round\"/>",
+            color.hex(),
+            n(width)
+        );
+    }
+
+    fn marker(&mut self, x: f64, y: f64, size: f64, color: Color) {
+        let _ = write!(
+            self.out,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/>",
+            n(x),
+            n(y),
+            n(size / 2.0),
+            color.hex()
+        );
+    }
+}
+
+// ----- legend ------------------------------------------------------------------------
+
+/// A legend entry: its text, colour and whether its key is a line.
+struct Entry<'c> {
+    label: &'c str,
+    color: Color,
+    line: bool,
+}
+
+/// The legend's entries: the points of a pie (or of a one-series plot with varied
+/// colours), else the series, minus deleted entries.
+fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
+    let Some(l) = &chart.legend else {
+        return Vec::new();
+    };
+    let by_point = chart.plots.first().filter(|p| {
+        matches!(p.kind, PlotKind::Pie | PlotKind::Doughnut)
+            || (p.vary_colors && p.series.len() == 1 && chart.plots.len() == 1)
+    });
+    let mut out: Vec<Entry<'_>> = match by_point.and_then(|p| p.series.first().map(|s| (p, s))) {
+        Some((_, s)) => s
+            .categories
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Entry {
+                label: c.as_str(),
+                color: point_color(s, i, true, chart),
+                line: false,
+            })
+            .collect(),
+        None => chart
+            .plots
+            .iter()
+            .filter(|p| p.kind != PlotKind::Other)
+            .flat_map(|p| {
+                p.series.iter().map(move |s| Entry {
+                    label: s.name.as_deref().unwrap_or(""),
+                    color: s.color,
+                    line: matches!(p.kind, PlotKind::Line | PlotKind::Radar)
+                        || (p.kind == PlotKind::Scatter && !s.no_line),
+                })
+            })
+            .collect(),
+    };
+    let mut i = 0;
+    out.retain(|_| {
+        i += 1;
+        l.deleted.binary_search(&(i - 1)).is_err()
+    });
+    // A side legend lists bars and stacks in the order they are drawn, top down.
+    let side = matches!(l.position.as_str(), "r" | "l" | "tr");
+    let reversed = chart
+        .plots
+        .first()
+        .is_some_and(|p| p.kind == PlotKind::Bar && (p.horizontal || p.grouping.stacks()));
+    if side && reversed && by_point.is_none() {
+        out.reverse();
+    }
+    out.truncate(MAX_LEGEND);
+    out
+}
+
+/// Draws the legend and returns the area left for the plot.
+fn legend(
+    svg: &mut Svg,
+    l: &super::model::Legend,
+    entries: &[Entry<'_>],
+    area: Rect,
+    pad: f64,
+    w: f64,
+) -> Rect {
+    let s = &l.text;
+    let key = s.size * 0.7;
+    let row_h = s.size * 1.45;
+    let item_w = |e: &Entry<'_>| key + s.size * 0.35 + text_width(e.label, s.size) + s.size * 0.9;
+    let draw = |svg: &mut Svg, e: &Entry<'_>, x: f64, y: f64| {
+        let mid = y + row_h / 2.0;
+        if e.line {
+            svg.line(
+                &format!("M{} {}H{}", n(x), n(mid), n(x + key * 1.4)),
+                e.color,
+                s.size * 0.2,
+            );
+        } else {
+            svg.rect(x, mid - key / 2.0, key, key, Some(e.color), None);
+        }
+        let tx = x + if e.line { key * 1.4 } else { key } + s.size * 0.35;
+        svg.text(tx, mid + s.size * 0.35, s, "start", None, e.label);
+    };
+    let mut rest = area;
+    match l.position.as_str() {
+        "t" | "b" => {
+            // Rows, centred, wrapped to the chart's width.
+            let mut rows: Vec<Vec<&Entry<'_>>> = vec![Vec::new()];
+            let mut used = 0.0;
+            for e in entries {
+                let iw = item_w(e);
+                if used + iw > area.w && !rows.last().is_some_and(Vec::is_empty) {
+                    rows.push(Vec::new());
+                    used = 0.0;
+                }
+                used += iw;
+                rows.last_mut().expect("a row").push(e);
+            }
+            rows.truncate(((area.h * 0.4) / row_h).floor().max(1.0) as usize);
+            let total_h = row_h * rows.len() as f64;
+            let top = if l.position == "t" {
+                area.y
+            } else {
+                area.y + area.h - total_h
+            };
+            for (r, row) in rows.iter().enumerate() {
+                let row_w: f64 = row.iter().map(|e| item_w(e)).sum();
+                let mut x = (w - row_w) / 2.0 + s.size * 0.45;
+                for e in row {
+                    draw(svg, e, x.max(0.0), top + row_h * r as f64);
+                    x += item_w(e);
+                }
+            }
+            rest.h -= total_h + pad * 0.5;
+            if l.position == "t" {
+                rest.y += total_h + pad * 0.5;
+            }
+        }
+        pos => {
+            let col_w = entries
+                .iter()
+                .map(item_w)
+                .fold(0.0, f64::max)
+                .min(area.w * 0.45);
+            let fit = ((area.h / row_h).floor().max(1.0) as usize).min(entries.len());
+            let total_h = row_h * fit as f64;
+            let x = if pos == "l" {
+                area.x
+            } else {
+                area.x + area.w - col_w + s.size * 0.2
+            };
+            let y = if pos == "tr" {
+                area.y
+            } else {
+                area.y + (area.h - total_h) / 2.0
+            };
+            for (i, e) in entries.iter().take(fit).enumerate() {
+                draw(svg, e, x, y + row_h * i as f64);
+            }
+            rest.w -= col_w + pad * 0.5;
+            if pos == "l" {
+                rest.x += col_w + pad * 0.5;
+            }
+        }
+    }
+    rest.w = rest.w.max(1.0);
+    rest.h = rest.h.max(1.0);
+    rest
+}
+
+// ----- colours and labels ------------------------------------------------------------
+
+/// The fill of point `i`: its `c:dPt` colour, else (varied) the accent cycle, else the
+/// series colour.
+fn point_color(s: &Series, i: usize, varied: bool, chart: &Chart) -> Color {
+    if let Some(c) = s
+        .points
+        .binary_search_by_key(&i, |p| p.index)
+        .ok()
+        .and_then(|k| s.points[k].color)
+    {
+        return c;
+    }
+    if varied {
+        return chart.varied_color(i);
+    }
+    s.color
+}
+
+impl Chart {
+    /// The automatic colour of point `i` of a plot with varied colours.
+    fn varied_color(&self, i: usize) -> Color {
+        self.palette
+            .get(i % self.palette.len().max(1))
+            .copied()
+            .unwrap_or(Color::rgb(0x4472C4))
+    }
+}
+
+/// The text of a data label.
+fn label_text(
+    l: &DataLabels,
+    s: &Series,
+    i: usize,
+    v: f64,
+    share: Option<f64>,
+    category: Option<&str>,
+) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if l.series_name {
+        parts.push(s.name.clone().unwrap_or_default());
+    }
+    if l.category {
+        parts.push(category.map_or_else(|| (i + 1).to_string(), str::to_owned));
+    }
+    if l.value {
+        let code = l.format_code.as_deref().or(s.format_code.as_deref());
+        parts.push(format_number(v, code));
+    }
+    if l.percent {
+        if let Some(p) = share {
+            let code = l.format_code.as_deref().filter(|c| c.contains('%'));
+            parts.push(format_number(p, Some(code.unwrap_or("0%"))));
+        }
+    }
+    parts.join(", ")
+}
+
+/// The labels in force for a series: its own, else its plot's.
+fn labels_of<'a>(p: &'a Plot, s: &'a Series) -> Option<&'a DataLabels> {
+    s.labels.as_ref().or(p.labels.as_ref()).filter(|l| l.any())
+}
+
+// ----- pie and doughnut --------------------------------------------------------------
+
+/// The slices of a pie: `(point, degrees)` for each point with a non-zero value, the
+/// degrees summing to 360 (negative values count by their size, as in Office); empty
+/// when there is nothing to share.
+pub fn slice_sweeps(values: &[Option<f64>]) -> Vec<(usize, f64)> {
+    let total: f64 = values.iter().flatten().map(|v| v.abs()).sum();
+    if !(total > 0.0 && total.is_finite()) {
+        return Vec::new();
+    }
+    values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            let v = v.map(f64::abs).filter(|v| *v > 0.0)?;
+            Some((i, v / total * 360.0))
+        })
+        .collect()
+}
+
+fn pie(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool) {
+    let Some(s) = p
+        .series
+        .iter()
+        .find(|s| s.values.iter().any(Option::is_some))
+    else {
+        return;
+    };
+    let sweeps = slice_sweeps(&s.values);
+    let total: f64 = s.values.iter().flatten().map(|v| v.abs()).sum();
+    if sweeps.is_empty() {
+        return;
+    }
+    let explode = s.points.iter().map(|p| p.explosion).fold(0.0, f64::max) / 100.0;
+    let fill = if inner { 1.0 } else { 0.9 };
+    let r = (b.w.min(b.h) / 2.0 * fill / (1.0 + explode)).max(1.0);
+    let (cx, cy) = (b.x + b.w / 2.0, b.y + b.h / 2.0);
+    let hole = if p.kind == PlotKind::Doughnut {
+        p.hole_size / 100.0
+    } else {
+        0.0
+    };
+    let varied = p.vary_colors || p.kind == PlotKind::Doughnut;
+    let labels = labels_of(p, s);
+    let mut angle = p.first_slice_angle;
+    let mut texts: Vec<(f64, f64, &str, String)> = Vec::new();
+    for (i, sweep) in sweeps {
+        let v = s.values[i].unwrap_or(0.0).abs();
+        let ex = s
+            .points
+            .binary_search_by_key(&i, |p| p.index)
+            .map_or(0.0, |k| s.points[k].explosion / 100.0);
+        let mid = (angle + sweep / 2.0 - 90.0).to_radians();
+        let (ox, oy) = (cx + r * ex * mid.cos(), cy + r * ex * mid.sin());
+        let color = point_color(s, i, varied, chart);
+        let a0 = (angle - 90.0).to_radians();
+        let a1 = (angle + sweep - 90.0).to_radians();
+        let large = i32::from(sweep > 180.0);
+        let pt = |rad: f64, a: f64| (ox + rad * a.cos(), oy + rad * a.sin());
+        if sweep >= 359.99 {
+            let _ = write!(
+                svg.out,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/>",
+                n(ox),
+                n(oy),
+                n(r),
+                color.hex()
+            );
+        } else {
+            let (x0, y0) = pt(r, a0);
+            let (x1, y1) = pt(r, a1);
+            let mut d = if hole > 0.0 {
+                let (hx, hy) = pt(r * hole, a1);
+                format!(
+                    "M{} {}A{} {} 0 {large} 1 {} {}L{} {}",
+                    n(x0),
+                    n(y0),
+                    n(r),
+                    n(r),
+                    n(x1),
+                    n(y1),
+                    n(hx),
+                    n(hy)
+                )
+            } else {
+                format!(
+                    "M{} {}L{} {}A{} {} 0 {large} 1 {} {}",
+                    n(ox),
+                    n(oy),
+                    n(x0),
+                    n(y0),
+                    n(r),
+                    n(r),
+                    n(x1),
+                    n(y1)
+                )
+            };
+            if hole > 0.0 {
+                let (hx, hy) = pt(r * hole, a0);
+                let _ = write!(
+                    d,
+                    "A{} {} 0 {large} 0 {} {}",
+                    n(r * hole),
+                    n(r * hole),
+                    n(hx),
+                    n(hy)
+                );
+            }
+            let _ = write!(
+                svg.out,
+                "<path class=\"slice\" d=\"{d}Z\" fill=\"{}\" stroke=\"#FFFFFF\" stroke-width=\"0.75\"/>",
+                color.hex()
+            );
+        }
+        if let Some(l) = labels {
+            let cat = s.categories.get(i).map(String::as_str);
+            let text = label_text(l, s, i, v, Some(v / total), cat);
+            let out_end = l.position.as_deref() == Some("outEnd");
+            let rad = match l.position.as_deref() {
+                Some("outEnd") => r * 1.1,
+                Some("inEnd") => r * 0.8,
+                Some("ctr") if hole == 0.0 => r * 0.5,
+                _ if hole > 0.0 => r * (1.0 + hole) / 2.0,
+                _ => r * 0.65,
+            };
+            let (lx, ly) = pt(rad, mid);
+            let anchor = if !out_end {
+                "middle"
+            } else if mid.cos() >= 0.0 {
+                "start"
+            } else {
+                "end"
+            };
+            texts.push((lx, ly + l.text.size * 0.35, anchor, text));
+        }
+        angle += sweep;
+    }
+    // Labels over all slices.
+    if let Some(l) = labels {
+        for (x, y, anchor, t) in texts {
+            svg.text(x, y, &l.text, anchor, None, &t);
+        }
+    }
+}
+
+// ----- category charts: bars, lines, areas -------------------------------------------
+
+/// The stacked (or plain) extent of a plot's values: the lowest and highest value, sum
+/// or share it reaches.
+fn extent(p: &Plot) -> Option<(f64, f64)> {
+    let n = p.series.iter().map(|s| s.values.len()).max().unwrap_or(0);
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    if p.grouping.stacks() {
+        for i in 0..n {
+            let (mut pos, mut neg, mut abs) = (0.0, 0.0, 0.0);
+            for s in &p.series {
+                let v = s.values.get(i).copied().flatten().unwrap_or(0.0);
+                if v >= 0.0 {
+                    pos += v
+                } else {
+                    neg += v
+                }
+                abs += v.abs();
+            }
+            if p.grouping == Grouping::PercentStacked {
+                if abs > 0.0 {
+                    (pos, neg) = (pos / abs, neg / abs);
+                } else {
+                    continue;
+                }
+            }
+            lo = lo.min(neg).min(pos);
+            hi = hi.max(pos).max(neg);
+        }
+    } else {
+        for v in p.series.iter().flat_map(|s| s.values.iter().flatten()) {
+            lo = lo.min(*v);
+            hi = hi.max(*v);
+        }
+    }
+    (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
+}
+
+/// A value axis with its scale, the plots it measures and where its labels go.
+struct ValueScale<'c> {
+    axis: Option<&'c Axis>,
+    scale: Scale,
+    format: Option<String>,
+    secondary: bool,
+}
+
+/// The scale of the value axis `id` over the plots measured on it.
+fn value_scale<'c>(
+    chart: &'c Chart,
+    plots: &[&'c Plot],
+    id: Option<u32>,
+    intervals: f64,
+    secondary: bool,
+) -> ValueScale<'c> {
+    let axis = id.and_then(|id| chart.axis(id));
+    let mine: Vec<&&Plot> = plots
+        .iter()
+        .filter(|p| p.axis_ids.get(1).copied() == id || id.is_none())
+        .collect();
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for p in &mine {
+        if let Some((a, b)) = extent(p) {
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+    }
+    let percent = mine.iter().any(|p| p.grouping == Grouping::PercentStacked);
+    let scale = Scale::auto(
+        lo,
+        hi,
+        axis.and_then(|a| a.min),
+        axis.and_then(|a| a.max),
+        axis.and_then(|a| a.major_unit),
+        intervals,
+        percent,
+    );
+    let format = axis
+        .and_then(|a| a.format_code.clone())
+        .or_else(|| percent.then(|| "0%".to_owned()))
+        .or_else(|| {
+            mine.iter()
+                .flat_map(|p| p.series.iter())
+                .find_map(|s| s.format_code.clone())
+        });
+    ValueScale {
+        axis,
+        scale,
+        format,
+        secondary,
+    }
+}
+
+/// How category labels are turned to fit.
+fn label_rotation(slot: f64, widest: f64, size: f64, fixed: Option<f64>) -> f64 {
+    if let Some(r) = fixed {
+        return r;
+    }
+    if widest + size * 0.3 <= slot {
+        0.0
+    } else if slot >= size * 1.45 {
+        -45.0
+    } else {
+        -90.0
+    }
+}
+
+/// The band a rotated label needs below the axis.
+fn rotated_height(widest: f64, size: f64, rotation: f64) -> f64 {
+    let a = rotation.abs().to_radians();
+    widest * a.sin() + size * a.cos() + size * 0.4
+}
+
+fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
+    let plots: Vec<&Plot> = chart
+        .plots
+        .iter()
+        .filter(|p| matches!(p.kind, PlotKind::Bar | PlotKind::Line | PlotKind::Area))
+        .collect();
+    let Some(first) = plots.first() else { return };
+    let horizontal = first.kind == PlotKind::Bar && first.horizontal;
+    let cat_axis = first.axis_ids.first().and_then(|id| chart.axis(*id));
+    let count = plots
+        .iter()
+        .flat_map(|p| p.series.iter())
+        .map(|s| s.values.len().max(s.categories.len()))
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let categories: Vec<String> = (0..count)
+        .map(|i| {
+            plots
+                .iter()
+                .flat_map(|p| p.series.iter())
+                .find_map(|s| s.categories.get(i).filter(|c| !c.is_empty()).cloned())
+                .unwrap_or_else(|| {
+                    // Without categories Office numbers them.
+                    if plots
+                        .iter()
+                        .any(|p| p.series.iter().any(|s| !s.categories.is_empty()))
+                    {
+                        String::new()
+                    } else {
+                        (i + 1).to_string()
+                    }
+                })
+        })
+        .collect();
+    let primary_id = first.axis_ids.get(1).copied();
+    let secondary_id = plots
+        .iter()
+        .filter_map(|p| p.axis_ids.get(1).copied())
+        .find(|id| Some(*id) != primary_id);
+    let cat_shown = shown(cat_axis).filter(|a| a.labels);
+    let cat_style = cat_axis.map_or(chart.text, |a| a.text);
+    let cat_title = shown(cat_axis).and_then(|a| a.title.as_deref().map(|t| (t, a.title_style)));
+
+    // Value axes: the interval count follows the axis length, about one interval per
+    // two label heights up the axis (one and a half label widths across it, for bars).
+    let value_len_hint = if horizontal { b.w * 0.8 } else { b.h * 0.8 };
+    let size_of = |id: Option<u32>| {
+        id.and_then(|id| chart.axis(id))
+            .map_or(chart.text.size, |a| a.text.size)
+    };
+    let intervals = |id: Option<u32>, len: f64| {
+        let per = if horizontal {
+            size_of(id) * 3.5
+        } else {
+            size_of(id) * 2.0
+        };
+        (len / per).floor().clamp(2.0, 10.0)
+    };
+    let mut primary = value_scale(
+        chart,
+        &plots,
+        primary_id,
+        intervals(primary_id, value_len_hint),
+        false,
+    );
+    let secondary = secondary_id.map(|id| {
+        value_scale(
+            chart,
+            &plots,
+            Some(id),
+            intervals(Some(id), value_len_hint),
+            true,
+        )
+    });
+    let label_w = |v: &ValueScale<'_>| {
+        shown(v.axis).filter(|a| a.labels).map_or(0.0, |a| {
+            v.scale
+                .ticks()
+                .iter()
+                .map(|t| text_width(&format_number(*t, v.format.as_deref()), a.text.size))
+                .fold(0.0, f64::max)
+                + a.text.size * 0.5
+        })
+    };
+    let title_band = |a: Option<&Axis>| {
+        shown(a)
+            .and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
+            .unwrap_or(0.0)
+    };
+
+    // The plot rectangle.
+    let widest_cat = categories
+        .iter()
+        .map(|c| text_width(c, cat_style.size))
+        .fold(0.0, f64::max);
+    let mut rect = b;
+    let mut rotation = 0.0;
+    if horizontal {
+        let left = cat_shown.map_or(0.0, |_| widest_cat.min(b.w * 0.4) + cat_style.size * 0.5)
+            + title_band(cat_axis);
+        let vs = shown(primary.axis)
+            .filter(|a| a.labels)
+            .map_or(0.0, |a| a.text.size * 1.5);
+        let bottom = vs + title_band(primary.axis);
+        let top = secondary
+            .as_ref()
+            .and_then(|s| shown(s.axis))
+            .map_or(0.0, |a| a.text.size * 1.5);
+        if !inner {
+            rect = Rect {
+                x: b.x + left,
+                y: b.y + top,
+                w: (b.w - left - b.w * 0.02).max(1.0),
+                h: (b.h - bottom - top).max(1.0),
+            };
+        }
+    } else {
+        let left = label_w(&primary) + title_band(primary.axis);
+        let right = secondary
+            .as_ref()
+            .map_or(b.w * 0.02, |s| label_w(s) + title_band(s.axis));
+        let pw = (b.w - left - right).max(1.0);
+        let slot = pw / count as f64;
+        let fixed = cat_axis.and_then(|a| a.text.rotation);
+        let bottom = match cat_shown {
+            Some(_) => {
+                rotation = label_rotation(slot, widest_cat, cat_style.size, fixed);
+                rotated_height(widest_cat, cat_style.size, rotation).min(b.h * 0.45)
+            }
+            None => 0.0,
+        } + title_band(cat_axis);
+        if !inner {
+            rect = Rect {
+                x: b.x + left,
+                y: b.y + cat_style.size * 0.5,
+                w: pw,
+                h: (b.h - bottom - cat_style.size * 0.5).max(1.0),
+            };
+            // Recompute the scale for the real axis length.
+            primary = value_scale(
+                chart,
+                &plots,
+                primary_id,
+                intervals(primary_id, rect.h),
+                false,
+            );
+        } else {
+            let slot = rect.w / count as f64;
+            rotation = cat_shown.map_or(0.0, |_| {
+                label_rotation(slot, widest_cat, cat_style.size, fixed)
+            });
+        }
+    }
+    let secondary = secondary_id.map(|id| {
+        let len = if horizontal { rect.w } else { rect.h };
+        value_scale(chart, &plots, Some(id), intervals(Some(id), len), true)
+    });
+
+    // Where a value lands: y for columns, x for bars.
+    let place = |v: &ValueScale<'_>, value: f64| {
+        let mut f = v.scale.fraction(value);
+        if v.axis.is_some_and(|a| a.reversed) {
+            f = 1.0 - f;
+        }
+        if horizontal {
+            rect.x + f * rect.w
+        } else {
+            rect.y + rect.h - f * rect.h
+        }
+    };
+    let cat_reversed = cat_axis.is_some_and(|a| a.reversed);
+    let mid_cat = primary.axis.is_some_and(|a| a.mid_category) && count > 1;
+    let slot = if horizontal { rect.h } else { rect.w } / count as f64;
+    // The centre of category `i` along the category axis.
+    let along = |i: f64| {
+        let k = if cat_reversed {
+            count as f64 - 1.0 - i
+        } else {
+            i
+        };
+        let off = if mid_cat {
+            k * (if horizontal { rect.h } else { rect.w }) / (count as f64 - 1.0)
+        } else {
+            slot * (k + 0.5)
+        };
+        if horizontal {
+            // The first category is at the bottom.
+            rect.y + rect.h - off
+        } else {
+            rect.x + off
+        }
+    };
+
+    // Gridlines under everything.
+    for v in std::iter::once(&primary).chain(secondary.iter()) {
+        let Some(color) = shown(v.axis).and_then(|a| a.gridlines) else {
+            continue;
+        };
+        for t in v.scale.ticks() {
+            let at = place(v, t);
+            let d = if horizontal {
+                format!("M{} {}V{}", n(at), n(rect.y), n(rect.y + rect.h))
+            } else {
+                format!("M{} {}H{}", n(rect.x), n(at), n(rect.x + rect.w))
+            };
+            svg.line(&d, color, 0.75);
+        }
+    }
+    if let Some(color) = shown(cat_axis).and_then(|a| a.gridlines) {
+        for i in 0..=count {
+            let at = if horizontal {
+                rect.y + slot * i as f64
+            } else {
+                rect.x + slot * i as f64
+            };
+            let d = if horizontal {
+                format!("M{} {}H{}", n(rect.x), n(at), n(rect.x + rect.w))
+            } else {
+                format!("M{} {}V{}", n(at), n(rect.y), n(rect.y + rect.h))
+            };
+            svg.line(&d, color, 0.75);
+        }
+    }
+
+    // Plots: areas first, then bars, then lines, as Office layers them.
+    let mut labels: Vec<(f64, f64, &TextStyle, &str, String)> = Vec::new();
+    for kind in [PlotKind::Area, PlotKind::Bar, PlotKind::Line] {
+        for p in plots.iter().filter(|p| p.kind == kind) {
+            let v = match (&secondary, p.axis_ids.get(1).copied()) {
+                (Some(s), Some(id)) if Some(id) == secondary_id => s,
+                _ => &primary,
+            };
+            let stacks = stack_values(p, count);
+            match kind {
+                PlotKind::Bar => bars(
+                    svg,
+                    chart,
+                    p,
+                    &stacks,
+                    v,
+                    slot,
+                    horizontal,
+                    &place,
+                    &along,
+                    &categories,
+                    &mut labels,
+                ),
+                _ => lines(
+                    svg,
+                    p,
+                    &stacks,
+                    v,
+                    &place,
+                    &along,
+                    horizontal,
+                    &categories,
+                    &mut labels,
+                ),
+            }
+        }
+    }
+
+    // Axis lines: the category axis where the value axis has 0 (or its minimum).
+    if let Some(a) = shown(cat_axis) {
+        if let Some(color) = a.line {
+            let base = place(&primary, primary.scale.clamp(0.0));
+            let d = if horizontal {
+                format!("M{} {}V{}", n(base), n(rect.y), n(rect.y + rect.h))
+            } else {
+                format!("M{} {}H{}", n(rect.x), n(base), n(rect.x + rect.w))
+            };
+            svg.line(&d, color, 0.75);
+        }
+    }
+    for v in std::iter::once(&primary).chain(secondary.iter()) {
+        let Some(a) = shown(v.axis) else { continue };
+        let far = v.secondary || a.position == "r" || a.position == "t";
+        if let (Some(color), true) = (a.line, a.gridlines.is_none() || a.line.is_some()) {
+            // Office 2013+ value axes have no line (`a:ln/a:noFill`); older ones do.
+            let d = if horizontal {
+                let y = if far { rect.y } else { rect.y + rect.h };
+                format!("M{} {}H{}", n(rect.x), n(y), n(rect.x + rect.w))
+            } else {
+                let x = if far { rect.x + rect.w } else { rect.x };
+                format!("M{} {}V{}", n(x), n(rect.y), n(rect.y + rect.h))
+            };
+            svg.line(&d, color, 0.75);
+        }
+        if a.labels {
+            for t in v.scale.ticks() {
+                let text = format_number(t, v.format.as_deref());
+                let at = place(v, t);
+                let s = &a.text;
+                if horizontal {
+                    let y = if far {
+                        rect.y - s.size * 0.4
+                    } else {
+                        rect.y + rect.h + s.size * 1.1
+                    };
+                    svg.text(at, y, s, "middle", None, &text);
+                } else if far {
+                    svg.text(
+                        rect.x + rect.w + s.size * 0.3,
+                        at + s.size * 0.35,
+                        s,
+                        "start",
+                        None,
+                        &text,
+                    );
+                } else {
+                    svg.text(
+                        rect.x - s.size * 0.3,
+                        at + s.size * 0.35,
+                        s,
+                        "end",
+                        None,
+                        &text,
+                    );
+                }
+            }
+        }
+        if let Some(t) = &a.title {
+            let s = &a.title_style;
+            if horizontal {
+                let y = if far {
+                    rect.y - s.size * 2.0
+                } else {
+                    b.y + b.h - s.size * 0.3
+                };
+                svg.text(rect.x + rect.w / 2.0, y, s, "middle", None, t);
+            } else {
+                let x = if far {
+                    b.x + b.w - s.size * 0.3
+                } else {
+                    b.x + s.size * 0.9
+                };
+                let rot = if far { 90.0 } else { -90.0 };
+                svg.text(x, rect.y + rect.h / 2.0, s, "middle", Some(rot), t);
+            }
+        }
+    }
+    // Category labels: every one, turned when they do not fit.
+    if let Some(a) = cat_shown {
+        let s = &a.text;
+        for (i, c) in categories.iter().enumerate() {
+            let at = along(i as f64);
+            if horizontal {
+                svg.text(rect.x - s.size * 0.3, at + s.size * 0.35, s, "end", None, c);
+            } else if rotation == 0.0 {
+                svg.text(at, rect.y + rect.h + s.size * 1.1, s, "middle", None, c);
+            } else {
+                // Turned text hangs from its end at the tick.
+                let y = rect.y + rect.h + s.size * 0.6;
+                let x = at + s.size * 0.3 * rotation.abs() / 90.0;
+                svg.text(x, y, s, "end", Some(rotation), c);
+            }
+        }
+    }
+    if let Some((t, s)) = cat_title {
+        if horizontal {
+            svg.text(
+                b.x + s.size * 0.9,
+                rect.y + rect.h / 2.0,
+                &s,
+                "middle",
+                Some(-90.0),
+                t,
+            );
+        } else {
+            svg.text(
+                rect.x + rect.w / 2.0,
+                b.y + b.h - s.size * 0.3,
+                &s,
+                "middle",
+                None,
+                t,
+            );
+        }
+    }
+    for (x, y, s, anchor, t) in labels {
+        svg.text(x, y, s, anchor, None, &t);
+    }
+}
+
+/// For every series and category: the value's base and top in axis units (stacked
+/// on the series before it, or shares of the category's total for 100 %).
+fn stack_values(p: &Plot, count: usize) -> Vec<Vec<Option<(f64, f64)>>> {
+    let mut pos = vec![0.0; count];
+    let mut neg = vec![0.0; count];
+    let totals: Vec<f64> = (0..count)
+        .map(|i| {
+            p.series
+                .iter()
+                .map(|s| s.values.get(i).copied().flatten().unwrap_or(0.0).abs())
+                .sum()
+        })
+        .collect();
+    p.series
+        .iter()
+        .map(|s| {
+            (0..count)
+                .map(|i| {
+                    let v = s.values.get(i).copied().flatten()?;
+                    if !p.grouping.stacks() {
+                        return Some((0.0, v));
+                    }
+                    let v = if p.grouping == Grouping::PercentStacked {
+                        if totals[i] > 0.0 {
+                            v / totals[i]
+                        } else {
+                            0.0
+                        }
+                    } else {
+                        v
+                    };
+                    let acc = if v >= 0.0 { &mut pos[i] } else { &mut neg[i] };
+                    let base = *acc;
+                    *acc += v;
+                    Some((base, *acc))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn bars<'c>(
+    svg: &mut Svg,
+    chart: &Chart,
+    p: &'c Plot,
+    stacks: &[Vec<Option<(f64, f64)>>],
+    v: &ValueScale<'_>,
+    slot: f64,
+    horizontal: bool,
+    place: &dyn Fn(&ValueScale<'_>, f64) -> f64,
+    along: &dyn Fn(f64) -> f64,
+    categories: &[String],
+    labels: &mut Vec<(f64, f64, &'c TextStyle, &'static str, String)>,
+) {
+    // Office's cluster: k bars of width w overlapping by o·w, then a gap of g·w.
+    let k = if p.grouping.stacks() {
+        1.0
+    } else {
+        p.series.len().max(1) as f64
+    };
+    let o = if p.grouping.stacks() {
+        1.0
+    } else {
+        p.overlap / 100.0
+    };
+    let g = p.gap_width / 100.0;
+    let bw = slot / (k - (k - 1.0) * o + g);
+    let cluster = bw * (k - (k - 1.0) * o);
+    let varied = p.vary_colors && p.series.len() == 1;
+    for (si, s) in p.series.iter().enumerate() {
+        let shift = if p.grouping.stacks() {
+            0.0
+        } else {
+            si as f64 * bw * (1.0 - o)
+        };
+        let line = s.line.filter(|_| !s.no_line);
+        let dl = labels_of(p, s);
+        for (i, seg) in stacks[si].iter().enumerate() {
+            let Some((base, top)) = *seg else { continue };
+            let centre = along(i as f64);
+            // Offset inside the slot, first series nearest the axis origin side.
+            let lead = centre - cluster / 2.0 + shift;
+            let (a, z) = (place(v, v.scale.clamp(base)), place(v, v.scale.clamp(top)));
+            let fill = (!s.no_fill).then(|| point_color(s, i, varied, chart));
+            if horizontal {
+                // Bars go up the axis: the first series is lowest in its cluster.
+                let y = centre + cluster / 2.0 - shift - bw;
+                svg.rect(a.min(z), y, (z - a).abs(), bw, fill, line);
+            } else {
+                svg.rect(lead, a.min(z), bw, (z - a).abs(), fill, line);
+            }
+            if let Some(l) = dl {
+                let raw = s.values.get(i).copied().flatten().unwrap_or(0.0);
+                let cat = categories.get(i).map(String::as_str);
+                let text = label_text(l, s, i, raw, None, cat);
+                let pos = l.position.as_deref().unwrap_or(if p.grouping.stacks() {
+                    "ctr"
+                } else {
+                    "outEnd"
+                });
+                let size = l.text.size;
+                let up = top >= base;
+                let along_bar = match pos {
+                    "ctr" => (a + z) / 2.0,
+                    "inBase" => a + if up == horizontal { size } else { -size } * 0.8,
+                    "inEnd" => z + if up == horizontal { -size } else { size } * 0.8,
+                    _ => {
+                        z + if up == horizontal {
+                            size * 0.3
+                        } else {
+                            -size * 0.3
+                        }
+                    }
+                };
+                if horizontal {
+                    let y = centre + cluster / 2.0 - shift - bw / 2.0 + size * 0.35;
+                    let anchor = match pos {
+                        "ctr" => "middle",
+                        "inEnd" => "end",
+                        _ => "start",
+                    };
+                    labels.push((along_bar, y, &l.text, anchor, text));
+                } else {
+                    let y = if pos == "ctr" {
+                        along_bar + size * 0.35
+                    } else {
+                        along_bar
+                    };
+                    labels.push((lead + bw / 2.0, y, &l.text, "middle", text));
+                }
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lines<'c>(
+    svg: &mut Svg,
+    p: &'c Plot,
+    stacks: &[Vec<Option<(f64, f64)>>],
+    v: &ValueScale<'_>,
+    place: &dyn Fn(&ValueScale<'_>, f64) -> f64,
+    along: &dyn Fn(f64) -> f64,
+    horizontal: bool,
+    categories: &[String],
+    labels: &mut Vec<(f64, f64, &'c TextStyle, &'static str, String)>,
+) {
+    let xy = |i: usize, val: f64| {
+        let (c, w) = (along(i as f64), place(v, v.scale.clamp(val)));
+        if horizontal {
+            (w, c)
+        } else {
+            (c, w)
+        }
+    };
+    // Areas are drawn last series first so the stacked ones nearer the axis stay visible.
+    let order: Vec<usize> = if p.kind == PlotKind::Area {
+        (0..p.series.len()).rev().collect()
+    } else {
+        (0..p.series.len()).collect()
+    };
+    for si in order {
+        let s = &p.series[si];
+        let pts: Vec<(usize, f64, f64)> = stacks[si]
+            .iter()
+            .enumerate()
+            .filter_map(|(i, seg)| seg.map(|(b, t)| (i, b, t)))
+            .collect();
+        if pts.is_empty() {
+            continue;
+        }
+        if p.kind == PlotKind::Area {
+            let mut d = String::new();
+            for (i, _, t) in &pts {
+                let (x, y) = xy(*i, *t);
+                let _ = write!(
+                    d,
+                    "{}{} {}",
+                    if d.is_empty() { "M" } else { "L" },
+                    n(x),
+                    n(y)
+                );
+            }
+            for (i, b, _) in pts.iter().rev() {
+                let (x, y) = xy(*i, *b);
+                let _ = write!(d, "L{} {}", n(x), n(y));
+            }
+            if !s.no_fill {
+                let _ = write!(
+                    svg.out,
+                    "<path class=\"area\" d=\"{d}Z\" fill=\"{}\"/>",
+                    s.color.hex()
+                );
+            }
+        } else if !s.no_line {
+            let points: Vec<(f64, f64)> = pts.iter().map(|(i, _, t)| xy(*i, *t)).collect();
+            let d = if s.smooth {
+                smooth_path(&points)
+            } else {
+                poly_path(&points)
+            };
+            svg.line(&d, s.line.unwrap_or(s.color), s.line_width);
+        }
+        if s.marker {
+            for (i, _, t) in &pts {
+                let (x, y) = xy(*i, *t);
+                svg.marker(x, y, s.marker_size, s.color);
+            }
+        }
+        if let Some(l) = labels_of(p, s) {
+            for (i, _, t) in &pts {
+                let (x, y) = xy(*i, *t);
+                let raw = s.values.get(*i).copied().flatten().unwrap_or(0.0);
+                let text = label_text(l, s, *i, raw, None, categories.get(*i).map(String::as_str));
+                let size = l.text.size;
+                let (lx, ly, anchor) = match l.position.as_deref().unwrap_or("r") {
+                    "t" => (x, y - size * 0.5, "middle"),
+                    "b" => (x, y + size * 1.2, "middle"),
+                    "l" => (x - size * 0.5, y + size * 0.35, "end"),
+                    "ctr" => (x, y + size * 0.35, "middle"),
+                    _ => (x + size * 0.5, y + size * 0.35, "start"),
+                };
+                labels.push((lx, ly, &l.text, anchor, text));
+            }
+        }
+    }
+}
+
+fn poly_path(points: &[(f64, f64)]) -> String {
+    let mut d = String::new();
+    for (x, y) in points {
+        let _ = write!(
+            d,
+            "{}{} {}",
+            if d.is_empty() { "M" } else { "L" },
+            n(*x),
+            n(*y)
+        );
+    }
+    d
+}
+
+/// A smoothed line through the points (Catmull-Rom as cubic Béziers).
+fn smooth_path(points: &[(f64, f64)]) -> String {
+    if points.len() < 3 {
+        return poly_path(points);
+    }
+    let mut d = format!("M{} {}", n(points[0].0), n(points[0].1));
+    for i in 0..points.len() - 1 {
+        let p0 = points[i.saturating_sub(1)];
+        let (p1, p2) = (points[i], points[i + 1]);
+        let p3 = points[(i + 2).min(points.len() - 1)];
+        let c1 = (p1.0 + (p2.0 - p0.0) / 6.0, p1.1 + (p2.1 - p0.1) / 6.0);
+        let c2 = (p2.0 - (p3.0 - p1.0) / 6.0, p2.1 - (p3.1 - p1.1) / 6.0);
+        let _ = write!(
+            d,
+            "C{} {} {} {} {} {}",
+            n(c1.0),
+            n(c1.1),
+            n(c2.0),
+            n(c2.1),
+            n(p2.0),
+            n(p2.1)
+        );
+    }
+    d
+}
+
+// ----- scatter and bubble ------------------------------------------------------------
+
+fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
+    let plots: Vec<&Plot> = chart
+        .plots
+        .iter()
+        .filter(|p| matches!(p.kind, PlotKind::Scatter | PlotKind::Bubble))
+        .collect();
+    let Some(first) = plots.first() else { return };
+    let x_of = |s: &Series, i: usize| match s.x_values.get(i) {
+        Some(v) => *v,
+        None if s.x_values.is_empty() => Some(i as f64 + 1.0),
+        None => None,
+    };
+    let (mut xlo, mut xhi, mut ylo, mut yhi) = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for s in plots.iter().flat_map(|p| p.series.iter()) {
+        for (i, y) in s.values.iter().enumerate() {
+            if let (Some(x), Some(y)) = (x_of(s, i), y) {
+                xlo = xlo.min(x);
+                xhi = xhi.max(x);
+                ylo = ylo.min(*y);
+                yhi = yhi.max(*y);
+            }
+        }
+    }
+    // The horizontal value axis is the one at the bottom (or top).
+    let ids: Vec<&Axis> = first
+        .axis_ids
+        .iter()
+        .filter_map(|id| chart.axis(*id))
+        .collect();
+    let x_axis = ids
+        .iter()
+        .copied()
+        .find(|a| matches!(a.position.as_str(), "b" | "t"));
+    let y_axis = ids
+        .iter()
+        .copied()
+        .find(|a| matches!(a.position.as_str(), "l" | "r"));
+    let ys = y_axis.map_or(chart.text.size, |a| a.text.size);
+    let xs = x_axis.map_or(chart.text.size, |a| a.text.size);
+    let fmt_y = y_axis
+        .and_then(|a| a.format_code.clone())
+        .or_else(|| first.series.first().and_then(|s| s.format_code.clone()));
+    let fmt_x = x_axis.and_then(|a| a.format_code.clone());
+    let y_scale = Scale::auto(
+        ylo,
+        yhi,
+        y_axis.and_then(|a| a.min),
+        y_axis.and_then(|a| a.max),
+        y_axis.and_then(|a| a.major_unit),
+        (b.h * 0.8 / (ys * 2.0)).floor().clamp(2.0, 10.0),
+        false,
+    );
+    let x_scale = Scale::auto(
+        xlo,
+        xhi,
+        x_axis.and_then(|a| a.min),
+        x_axis.and_then(|a| a.max),
+        x_axis.and_then(|a| a.major_unit),
+        (b.w * 0.8 / (xs * 4.0)).floor().clamp(2.0, 10.0),
+        false,
+    );
+    let left = shown(y_axis).filter(|a| a.labels).map_or(0.0, |a| {
+        y_scale
+            .ticks()
+            .iter()
+            .map(|t| text_width(&format_number(*t, fmt_y.as_deref()), a.text.size))
+            .fold(0.0, f64::max)
+            + a.text.size * 0.5
+    }) + shown(y_axis)
+        .and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
+        .unwrap_or(0.0);
+    let bottom = shown(x_axis)
+        .filter(|a| a.labels)
+        .map_or(0.0, |a| a.text.size * 1.5)
+        + shown(x_axis)
+            .and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
+            .unwrap_or(0.0);
+    let rect = if inner {
+        b
+    } else {
+        Rect {
+            x: b.x + left,
+            y: b.y + ys * 0.5,
+            w: (b.w - left - b.w * 0.03).max(1.0),
+            h: (b.h - bottom - ys * 0.5).max(1.0),
+        }
+    };
+    let px = |x: f64| rect.x + x_scale.fraction(x_scale.clamp(x)) * rect.w;
+    let py = |y: f64| rect.y + rect.h - y_scale.fraction(y_scale.clamp(y)) * rect.h;
+    for (a, vertical) in [(y_axis, false), (x_axis, true)] {
+        let Some(color) = shown(a).and_then(|a| a.gridlines) else {
+            continue;
+        };
+        let scale = if vertical { &x_scale } else { &y_scale };
+        for t in scale.ticks() {
+            let d = if vertical {
+                format!("M{} {}V{}", n(px(t)), n(rect.y), n(rect.y + rect.h))
+            } else {
+                format!("M{} {}H{}", n(rect.x), n(py(t)), n(rect.x + rect.w))
+            };
+            svg.line(&d, color, 0.75);
+        }
+    }
+    // Bubbles: the largest is a quarter of the plot's smaller side across, at 100 %.
+    let max_size = plots
+        .iter()
+        .flat_map(|p| p.series.iter())
+        .flat_map(|s| s.sizes.iter().flatten())
+        .map(|v| v.abs())
+        .fold(0.0, f64::max);
+    let mut labels: Vec<(f64, f64, &TextStyle, String)> = Vec::new();
+    for p in &plots {
+        for s in &p.series {
+            let pts: Vec<(usize, f64, f64)> = s
+                .values
+                .iter()
+                .enumerate()
+                .filter_map(|(i, y)| Some((i, px(x_of(s, i)?), py((*y)?))))
+                .collect();
+            if p.kind == PlotKind::Bubble {
+                for (i, x, y) in &pts {
+                    let size = s.sizes.get(*i).copied().flatten().unwrap_or(0.0).abs();
+                    if max_size <= 0.0 || size <= 0.0 {
+                        continue;
+                    }
+                    let r = (size / max_size).sqrt() * rect.w.min(rect.h) * 0.125 * p.bubble_scale
+                        / 100.0;
+                    let _ = write!(svg.out, "<circle class=\"bubble\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" fill-opacity=\"0.75\"/>", n(*x), n(*y), n(r), point_color(s, *i, false, chart).hex());
+                }
+            } else {
+                if !s.no_line && pts.len() > 1 {
+                    let points: Vec<(f64, f64)> = pts.iter().map(|(_, x, y)| (*x, *y)).collect();
+                    let d = if s.smooth {
+                        smooth_path(&points)
+                    } else {
+                        poly_path(&points)
+                    };
+                    svg.line(&d, s.line.unwrap_or(s.color), s.line_width);
+                }
+                if s.marker || s.no_line {
+                    for (i, x, y) in &pts {
+                        svg.marker(*x, *y, s.marker_size, point_color(s, *i, false, chart));
+                    }
+                }
+            }
+            if let Some(l) = labels_of(p, s) {
+                for (i, x, y) in &pts {
+                    let raw = s.values.get(*i).copied().flatten().unwrap_or(0.0);
+                    let text = label_text(
+                        l,
+                        s,
+                        *i,
+                        raw,
+                        None,
+                        s.categories.get(*i).map(String::as_str),
+                    );
+                    labels.push((
+                        *x + l.text.size * 0.5,
+                        *y + l.text.size * 0.35,
+                        &l.text,
+                        text,
+                    ));
+                }
+            }
+        }
+    }
+    // Axes and their labels.
+    if let Some(a) = shown(y_axis) {
+        if let Some(c) = a.line {
+            svg.line(
+                &format!("M{} {}V{}", n(rect.x), n(rect.y), n(rect.y + rect.h)),
+                c,
+                0.75,
+            );
+        }
+        if a.labels {
+            for t in y_scale.ticks() {
+                svg.text(
+                    rect.x - a.text.size * 0.3,
+                    py(t) + a.text.size * 0.35,
+                    &a.text,
+                    "end",
+                    None,
+                    &format_number(t, fmt_y.as_deref()),
+                );
+            }
+        }
+        if let Some(t) = &a.title {
+            svg.text(
+                b.x + a.title_style.size * 0.9,
+                rect.y + rect.h / 2.0,
+                &a.title_style,
+                "middle",
+                Some(-90.0),
+                t,
+            );
+        }
+    }
+    if let Some(a) = shown(x_axis) {
+        if let Some(c) = a.line {
+            let y0 = py(y_scale.clamp(0.0));
+            svg.line(
+                &format!("M{} {}H{}", n(rect.x), n(y0), n(rect.x + rect.w)),
+                c,
+                0.75,
+            );
+        }
+        if a.labels {
+            for t in x_scale.ticks() {
+                svg.text(
+                    px(t),
+                    rect.y + rect.h + a.text.size * 1.1,
+                    &a.text,
+                    "middle",
+                    None,
+                    &format_number(t, fmt_x.as_deref()),
+                );
+            }
+        }
+        if let Some(t) = &a.title {
+            svg.text(
+                rect.x + rect.w / 2.0,
+                b.y + b.h - a.title_style.size * 0.3,
+                &a.title_style,
+                "middle",
+                None,
+                t,
+            );
+        }
+    }
+    for (x, y, s, t) in labels {
+        svg.text(x, y, s, "start", None, &t);
+    }
+}
+
+// ----- radar -------------------------------------------------------------------------
+
+fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
+    let count = p.series.iter().map(|s| s.values.len()).max().unwrap_or(0);
+    if count < 3 {
+        return;
+    }
+    let value_axis = p.axis_ids.get(1).and_then(|id| chart.axis(*id));
+    let cat_axis = p.axis_ids.first().and_then(|id| chart.axis(*id));
+    let cs = cat_axis.map_or(chart.text, |a| a.text);
+    let cats: Vec<String> = (0..count)
+        .map(|i| {
+            p.series
+                .iter()
+                .find_map(|s| s.categories.get(i).cloned())
+                .unwrap_or_else(|| (i + 1).to_string())
+        })
+        .collect();
+    let widest = cats
+        .iter()
+        .map(|c| text_width(c, cs.size))
+        .fold(0.0, f64::max);
+    let r = ((b.w / 2.0 - widest - cs.size).min(b.h / 2.0 - cs.size * 1.8)).max(b.w.min(b.h) * 0.2);
+    let (cx, cy) = (b.x + b.w / 2.0, b.y + b.h / 2.0);
+    let (lo, hi) = extent(p).unwrap_or((0.0, 1.0));
+    let scale = Scale::auto(
+        lo,
+        hi,
+        value_axis.and_then(|a| a.min),
+        value_axis.and_then(|a| a.max),
+        value_axis.and_then(|a| a.major_unit),
+        (r / (cs.size * 2.0)).floor().clamp(2.0, 8.0),
+        false,
+    );
+    let at = |i: usize, v: f64| {
+        let a = (i as f64 / count as f64 * 360.0 - 90.0).to_radians();
+        let d = scale.fraction(scale.clamp(v)) * r;
+        (cx + d * a.cos(), cy + d * a.sin())
+    };
+    let grid = value_axis
+        .and_then(|a| a.gridlines)
+        .unwrap_or(Color::rgb(0xD9D9D9));
+    for t in scale.ticks() {
+        let pts: Vec<(f64, f64)> = (0..count).map(|i| at(i, t)).collect();
+        svg.line(&format!("{}Z", poly_path(&pts)), grid, 0.75);
+    }
+    for (i, cat) in cats.iter().enumerate() {
+        let (x, y) = at(i, scale.max);
+        svg.line(
+            &format!("M{} {}L{} {}", n(cx), n(cy), n(x), n(y)),
+            grid,
+            0.75,
+        );
+        if cat_axis.is_none_or(|a| !a.deleted && a.labels) {
+            let a = (i as f64 / count as f64 * 360.0 - 90.0).to_radians();
+            let (lx, ly) = (
+                cx + (r + cs.size * 0.5) * a.cos(),
+                cy + (r + cs.size * 0.5) * a.sin(),
+            );
+            let anchor = if a.cos().abs() < 0.2 {
+                "middle"
+            } else if a.cos() > 0.0 {
+                "start"
+            } else {
+                "end"
+            };
+            let dy = if a.sin() < -0.2 {
+                0.0
+            } else if a.sin() > 0.2 {
+                cs.size * 0.8
+            } else {
+                cs.size * 0.35
+            };
+            svg.text(lx, ly + dy, &cs, anchor, None, cat);
+        }
+    }
+    if let Some(a) = value_axis.filter(|a| !a.deleted && a.labels) {
+        let fmt = a
+            .format_code
+            .clone()
+            .or_else(|| p.series.first().and_then(|s| s.format_code.clone()));
+        for t in scale.ticks() {
+            let (x, y) = at(0, t);
+            svg.text(
+                x - a.text.size * 0.3,
+                y + a.text.size * 0.35,
+                &a.text,
+                "end",
+                None,
+                &format_number(t, fmt.as_deref()),
+            );
+        }
+    }
+    let stacks = stack_values(p, count);
+    for (si, s) in p.series.iter().enumerate() {
+        let pts: Vec<(f64, f64)> = stacks[si]
+            .iter()
+            .enumerate()
+            .filter_map(|(i, seg)| seg.map(|(_, t)| at(i, t)))
+            .collect();
+        if pts.is_empty() {
+            continue;
+        }
+        if p.filled {
+            let _ = write!(
+                svg.out,
+                "<path class=\"area\" d=\"{}Z\" fill=\"{}\" fill-opacity=\"0.6\"/>",
+                poly_path(&pts),
+                s.color.hex()
+            );
+        } else if !s.no_line {
+            svg.line(
+                &format!("{}Z", poly_path(&pts)),
+                s.line.unwrap_or(s.color),
+                s.line_width,
+            );
+        }
+        if s.marker {
+            for (x, y) in &pts {
+                svg.marker(*x, *y, s.marker_size, s.color);
+            }
+        }
+    }
+}

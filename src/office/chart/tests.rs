@@ -1,0 +1,636 @@
+//! Tests of the chart engine on hand-written chart parts: the model each chart type
+//! gives and the structure of its SVG.
+
+use crate::office::pptx::color::ColorCtx;
+use crate::office::pptx::model::Color;
+use crate::office::xml::{parse_xml, XmlOptions};
+use crate::office::Ns;
+
+use super::model::{Grouping, PlotKind};
+use super::render::slice_sweeps;
+use super::{parse_chart, render_svg, Chart, SvgOptions};
+
+/// The Office 2013 theme: dk1, lt1, dk2, lt2, accent1–6, hlink, folHlink.
+const SCHEME: [u32; 12] = [
+    0x000000, 0xFFFFFF, 0x44546A, 0xE7E6E6, 0x4472C4, 0xED7D31, 0xA5A5A5, 0xFFC000, 0x5B9BD5,
+    0x70AD47, 0x0563C1, 0x954F72,
+];
+
+fn parse(plot_area: &str, rest: &str) -> Chart {
+    let xml = format!(
+        r#"<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart>{rest}<c:plotArea>{plot_area}</c:plotArea></c:chart></c:chartSpace>"#
+    );
+    parse_str(&xml)
+}
+
+fn parse_str(xml: &str) -> Chart {
+    let opts = XmlOptions {
+        max_depth: 256,
+        max_nodes: 2_000_000,
+        understood: &[Ns::C],
+    };
+    let doc = parse_xml("chart.xml", xml.as_bytes(), &opts).expect("xml");
+    let scheme = SCHEME.map(Color::rgb);
+    parse_chart(doc.root(), &ColorCtx::from_scheme(&scheme))
+}
+
+fn svg(c: &Chart, w: f64, h: f64) -> String {
+    render_svg(c, w, h, &SvgOptions::default()).expect("drawn")
+}
+
+/// A `c:ser` with categories and values (`None` leaves a point out).
+fn ser(idx: usize, name: &str, cats: &[&str], vals: &[Option<f64>], extra: &str) -> String {
+    let cat_pts: String = cats
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!(r#"<c:pt idx="{i}"><c:v>{c}</c:v></c:pt>"#))
+        .collect();
+    let val_pts: String = vals
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| format!(r#"<c:pt idx="{i}"><c:v>{v}</c:v></c:pt>"#)))
+        .collect();
+    format!(
+        r#"<c:ser><c:idx val="{idx}"/><c:order val="{idx}"/><c:tx><c:v>{name}</c:v></c:tx>{extra}<c:cat><c:strRef><c:strCache><c:ptCount val="{}"/>{cat_pts}</c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="{}"/>{val_pts}</c:numCache></c:numRef></c:val></c:ser>"#,
+        cats.len(),
+        vals.len()
+    )
+}
+
+const AXES: &str = r#"<c:axId val="1"/><c:axId val="2"/>"#;
+
+fn cat_val_axes(val_extra: &str) -> String {
+    format!(
+        r#"<c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:majorGridlines/>{val_extra}<c:crossAx val="1"/></c:valAx>"#
+    )
+}
+
+/// The `(x, y, width, height)` of every `<rect>` with fill `fill`.
+fn rects(svg: &str, fill: &str) -> Vec<[f64; 4]> {
+    svg.split("<rect ")
+        .skip(1)
+        .filter(|r| r.contains(&format!("fill=\"{fill}\"")))
+        .map(|r| {
+            let get = |name: &str| -> f64 {
+                let key = format!("{name}=\"");
+                let at = r.find(&key).unwrap() + key.len();
+                r[at..at + r[at..].find('"').unwrap()].parse().unwrap()
+            };
+            [get("x"), get("y"), get("width"), get("height")]
+        })
+        .collect()
+}
+
+fn count(hay: &str, needle: &str) -> usize {
+    hay.matches(needle).count()
+}
+
+const CATS: [&str; 3] = ["North", "South", "East"];
+
+#[test]
+fn clustered_columns_draw_one_bar_per_point_with_every_category() {
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{}{AXES}</c:barChart>{}"#,
+        ser(0, "2024", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        ser(1, "2025", &CATS, &[Some(2.0), Some(6.0), Some(1.0)], ""),
+        cat_val_axes("")
+    );
+    let c = parse(&plot, "");
+    assert_eq!(c.chart_types, ["column"]);
+    let p = &c.plots[0];
+    assert_eq!(
+        (p.kind, p.grouping, p.horizontal),
+        (PlotKind::Bar, Grouping::Clustered, false)
+    );
+    // Automatic colours: accent1, accent2.
+    assert_eq!(p.series[0].color, Color::rgb(0x4472C4));
+    assert_eq!(p.series[1].color, Color::rgb(0xED7D31));
+    let out = svg(&c, 400.0, 300.0);
+    assert_eq!(rects(&out, "#4472C4").len(), 3);
+    assert_eq!(rects(&out, "#ED7D31").len(), 3);
+    for cat in CATS {
+        assert_eq!(count(&out, &format!(">{cat}</text>")), 1, "{cat}");
+    }
+    // Taller value, taller bar: 6 (South, 2025) is the tallest.
+    let tallest = rects(&out, "#ED7D31")[1][3];
+    assert!(rects(&out, "#4472C4").iter().all(|r| r[3] < tallest));
+    // Value axis 0..7 in ones (6 plus 5 % headroom): gridlines and labels for each.
+    assert!(out.contains(">7</text>") && !out.contains(">8</text>"));
+}
+
+#[test]
+fn stacked_heights_sum_and_percent_stacks_are_equal() {
+    let series = format!(
+        "{}{}",
+        ser(0, "A", &CATS, &[Some(1.0), Some(2.0), Some(3.0)], ""),
+        ser(1, "B", &CATS, &[Some(3.0), Some(4.0), Some(1.0)], "")
+    );
+    let stacked = parse(
+        &format!(
+            r#"<c:barChart><c:barDir val="col"/><c:grouping val="stacked"/><c:overlap val="100"/>{series}{AXES}</c:barChart>{}"#,
+            cat_val_axes("")
+        ),
+        "",
+    );
+    let out = svg(&stacked, 400.0, 300.0);
+    let (a, b) = (rects(&out, "#4472C4"), rects(&out, "#ED7D31"));
+    assert_eq!((a.len(), b.len()), (3, 3));
+    let unit = a[0][3] / 1.0;
+    for i in 0..3 {
+        let sum = [4.0, 6.0, 4.0][i];
+        assert!(
+            (a[i][3] + b[i][3] - sum * unit).abs() < 0.05,
+            "category {i}"
+        );
+        // B sits on A: its bottom is A's top.
+        assert!((b[i][1] + b[i][3] - a[i][1]).abs() < 0.05);
+        assert!((a[i][0] - b[i][0]).abs() < 0.01, "same column");
+    }
+    let percent = parse(
+        &format!(
+            r#"<c:barChart><c:barDir val="col"/><c:grouping val="percentStacked"/><c:overlap val="100"/>{series}{AXES}</c:barChart>{}"#,
+            cat_val_axes("")
+        ),
+        "",
+    );
+    let out = svg(&percent, 400.0, 300.0);
+    let (a, b) = (rects(&out, "#4472C4"), rects(&out, "#ED7D31"));
+    let full = a[0][3] + b[0][3];
+    for i in 1..3 {
+        assert!((a[i][3] + b[i][3] - full).abs() < 0.05);
+    }
+    // The axis is labelled in percent up to 100 %.
+    assert!(out.contains(">100%</text>") && out.contains(">0%</text>"));
+}
+
+#[test]
+fn horizontal_bars_put_the_first_category_at_the_bottom() {
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="bar"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        cat_val_axes("")
+    );
+    let c = parse(&plot, "");
+    assert_eq!(c.chart_types, ["bar"]);
+    let out = svg(&c, 400.0, 300.0);
+    let bars = rects(&out, "#4472C4");
+    assert_eq!(bars.len(), 3);
+    assert!(
+        bars[0][1] > bars[1][1] && bars[1][1] > bars[2][1],
+        "bottom up"
+    );
+    assert!(bars[1][2] > bars[0][2], "5 is longer than 3");
+}
+
+#[test]
+fn pie_slices_sum_to_a_full_turn_with_point_and_varied_colours() {
+    let dpt = r#"<c:dPt><c:idx val="1"/><c:spPr><a:solidFill><a:srgbClr val="C00000"/></a:solidFill></c:spPr><c:explosion val="10"/></c:dPt>"#;
+    let labels = r#"<c:dLbls><c:showVal val="0"/><c:showCatName val="1"/><c:showPercent val="1"/></c:dLbls>"#;
+    let plot = format!(
+        r#"<c:pieChart><c:varyColors val="1"/>{}<c:firstSliceAng val="0"/></c:pieChart>"#,
+        ser(
+            0,
+            "Share",
+            &["A", "B", "C", "D"],
+            &[Some(1.0), Some(2.0), Some(3.0), Some(-4.0)],
+            &format!("{dpt}{labels}")
+        )
+    );
+    let c = parse(&plot, "<c:legend><c:legendPos val=\"b\"/></c:legend>");
+    assert_eq!(c.chart_types, ["pie"]);
+    // The automatic title of a one-series pie is the series' name.
+    assert_eq!(c.title.as_deref(), Some("Share"));
+    let sweeps = slice_sweeps(&c.plots[0].series[0].values);
+    let total: f64 = sweeps.iter().map(|s| s.1).sum();
+    assert!((total - 360.0).abs() < 1e-9);
+    assert_eq!(sweeps[3], (3, 144.0));
+    let out = svg(&c, 400.0, 300.0);
+    assert_eq!(count(&out, "class=\"slice\""), 4);
+    // Varied colours for the slices, the point's own colour for slice B.
+    for col in ["#4472C4", "#C00000", "#A5A5A5", "#FFC000"] {
+        assert!(out.contains(&format!("fill=\"{col}\"")), "{col}");
+    }
+    // Category and percent labels: 1 of 10 is 10 %.
+    assert!(out.contains(">A, 10%</text>"), "{out}");
+    assert!(out.contains(">D, 40%</text>"));
+    // The legend names the slices.
+    assert!(out.contains(">C</text>"));
+}
+
+#[test]
+fn doughnuts_have_a_hole() {
+    let plot = format!(
+        r#"<c:doughnutChart><c:varyColors val="1"/>{}<c:holeSize val="50"/></c:doughnutChart>"#,
+        ser(0, "S", &["A", "B"], &[Some(1.0), Some(1.0)], "")
+    );
+    let c = parse(&plot, "<c:autoTitleDeleted val=\"1\"/>");
+    assert_eq!(
+        (c.chart_types[0].as_str(), c.plots[0].hole_size),
+        ("doughnut", 50.0)
+    );
+    let out = svg(&c, 300.0, 300.0);
+    // Each ring slice has an outer and an inner arc.
+    let slices: Vec<&str> = out.split("class=\"slice\" d=\"").skip(1).collect();
+    assert_eq!(slices.len(), 2);
+    for s in slices {
+        let d = &s[..s.find('"').unwrap()];
+        assert_eq!(count(d, "A"), 2, "{d}");
+    }
+}
+
+#[test]
+fn lines_with_and_without_markers_and_areas() {
+    let no_marker = r#"<c:marker><c:symbol val="none"/></c:marker>"#;
+    let plot = format!(
+        r#"<c:lineChart><c:grouping val="standard"/>{}{}<c:marker val="1"/>{AXES}</c:lineChart>{}"#,
+        ser(0, "With", &CATS, &[Some(1.0), Some(3.0), Some(2.0)], ""),
+        ser(
+            1,
+            "Without",
+            &CATS,
+            &[Some(2.0), None, Some(4.0)],
+            no_marker
+        ),
+        cat_val_axes("")
+    );
+    let c = parse(&plot, "<c:legend/>");
+    let s = &c.plots[0].series;
+    assert!(s[0].marker && !s[1].marker);
+    assert_eq!(s[1].values, [Some(2.0), None, Some(4.0)]);
+    let out = svg(&c, 400.0, 300.0);
+    assert_eq!(
+        count(&out, "<circle "),
+        3,
+        "markers of the first series only"
+    );
+    assert_eq!(
+        count(&out, "stroke=\"#ED7D31\" stroke-width=\"2.25\""),
+        1,
+        "the line"
+    );
+    assert!(out.contains(">Without</text>"), "in the legend");
+
+    let area = format!(
+        r#"<c:areaChart><c:grouping val="stacked"/>{}{}{AXES}</c:areaChart>{}"#,
+        ser(0, "A", &CATS, &[Some(1.0), Some(3.0), Some(2.0)], ""),
+        ser(1, "B", &CATS, &[Some(2.0), Some(1.0), Some(4.0)], ""),
+        cat_val_axes("")
+    );
+    let out = svg(&parse(&area, ""), 400.0, 300.0);
+    assert_eq!(count(&out, "class=\"area\""), 2);
+}
+
+#[test]
+fn scatter_bubble_and_radar_charts_are_drawn() {
+    let xy = |idx: usize, extra: &str, bubble: &str| {
+        format!(
+            r#"<c:ser><c:idx val="{idx}"/><c:spPr><a:ln><a:noFill/></a:ln></c:spPr>{extra}<c:xVal><c:numLit><c:ptCount val="3"/><c:pt idx="0"><c:v>1</c:v></c:pt><c:pt idx="1"><c:v>2.5</c:v></c:pt><c:pt idx="2"><c:v>4</c:v></c:pt></c:numLit></c:xVal><c:yVal><c:numLit><c:ptCount val="3"/><c:pt idx="0"><c:v>10</c:v></c:pt><c:pt idx="1"><c:v>20</c:v></c:pt><c:pt idx="2"><c:v>15</c:v></c:pt></c:numLit></c:yVal>{bubble}</c:ser>"#
+        )
+    };
+    let axes = r#"<c:valAx><c:axId val="1"/><c:axPos val="b"/><c:crossAx val="2"/></c:valAx><c:valAx><c:axId val="2"/><c:axPos val="l"/><c:majorGridlines/><c:crossAx val="1"/></c:valAx>"#;
+    let scatter = parse(
+        &format!(
+            r#"<c:scatterChart><c:scatterStyle val="lineMarker"/>{}{AXES}</c:scatterChart>{axes}"#,
+            xy(0, "", "")
+        ),
+        "",
+    );
+    let s = &scatter.plots[0].series[0];
+    assert_eq!(s.x_values, [Some(1.0), Some(2.5), Some(4.0)]);
+    assert!(s.no_line && s.marker);
+    let out = svg(&scatter, 400.0, 300.0);
+    assert_eq!(count(&out, "<circle "), 3);
+    assert!(
+        out.contains(">2.5</text>") || out.contains(">3</text>"),
+        "x axis labels"
+    );
+
+    let sizes = r#"<c:bubbleSize><c:numLit><c:ptCount val="3"/><c:pt idx="0"><c:v>1</c:v></c:pt><c:pt idx="1"><c:v>4</c:v></c:pt><c:pt idx="2"><c:v>9</c:v></c:pt></c:numLit></c:bubbleSize>"#;
+    let bubble = parse(
+        &format!(
+            r#"<c:bubbleChart>{}{AXES}</c:bubbleChart>{axes}"#,
+            xy(0, "", sizes)
+        ),
+        "",
+    );
+    let out = svg(&bubble, 400.0, 300.0);
+    let radii: Vec<f64> = out
+        .split("class=\"bubble\"")
+        .skip(1)
+        .map(|b| {
+            let at = b.find(" r=\"").unwrap() + 4;
+            b[at..at + b[at..].find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(radii.len(), 3);
+    // Area follows size: radius by the square root (1 : 2 : 3).
+    assert!((radii[2] / radii[0] - 3.0).abs() < 0.05, "{radii:?}");
+
+    let radar = parse(
+        &format!(
+            r#"<c:radarChart><c:radarStyle val="marker"/>{}{AXES}</c:radarChart>{}"#,
+            ser(
+                0,
+                "R",
+                &["a", "b", "c", "d", "e"],
+                &[Some(1.0), Some(2.0), Some(3.0), Some(2.0), Some(1.0)],
+                ""
+            ),
+            cat_val_axes("")
+        ),
+        "",
+    );
+    let out = svg(&radar, 300.0, 300.0);
+    assert_eq!(count(&out, "<circle "), 5);
+    for l in ["a", "b", "c", "d", "e"] {
+        assert!(out.contains(&format!(">{l}</text>")));
+    }
+}
+
+#[test]
+fn combo_charts_measure_the_line_on_the_secondary_axis() {
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart><c:lineChart>{}<c:axId val="3"/><c:axId val="4"/></c:lineChart>{}<c:catAx><c:axId val="3"/><c:delete val="1"/><c:axPos val="b"/><c:crossAx val="4"/></c:catAx><c:valAx><c:axId val="4"/><c:delete val="0"/><c:axPos val="r"/><c:crosses val="max"/><c:crossAx val="3"/></c:valAx>"#,
+        ser(
+            0,
+            "Sales",
+            &CATS,
+            &[Some(100.0), Some(200.0), Some(150.0)],
+            ""
+        ),
+        ser(1, "Margin", &CATS, &[Some(0.1), Some(0.25), Some(0.2)], ""),
+        cat_val_axes(r##"<c:numFmt formatCode="#,##0" sourceLinked="0"/>"##)
+    );
+    let c = parse(&plot, "");
+    assert_eq!(c.chart_types, ["column", "line"]);
+    let out = svg(&c, 500.0, 300.0);
+    assert_eq!(rects(&out, "#4472C4").len(), 3);
+    assert!(out.contains("stroke=\"#ED7D31\""), "the line");
+    // Primary labels on the left (end-anchored), secondary on the right (start-anchored).
+    assert!(out.contains("text-anchor=\"end\">250</text>"), "{out}");
+    assert!(out.contains("text-anchor=\"start\">0.3</text>"), "{out}");
+}
+
+#[test]
+fn fixed_bounds_number_formats_and_value_labels() {
+    let labels =
+        r#"<c:dLbls><c:numFmt formatCode="0.0" sourceLinked="0"/><c:showVal val="1"/></c:dLbls>"#;
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &CATS, &[Some(0.26), Some(0.5), Some(0.74)], labels),
+        cat_val_axes(
+            r#"<c:scaling><c:orientation val="minMax"/><c:max val="0.8"/><c:min val="0.2"/></c:scaling><c:numFmt formatCode="0%" sourceLinked="0"/><c:majorUnit val="0.2"/>"#
+        )
+    );
+    let c = parse(&plot, "");
+    let axis = c.axis(2).unwrap();
+    assert_eq!(
+        (axis.min, axis.max, axis.major_unit),
+        (Some(0.2), Some(0.8), Some(0.2))
+    );
+    let out = svg(&c, 400.0, 300.0);
+    for t in ["20%", "40%", "60%", "80%"] {
+        assert!(out.contains(&format!(">{t}</text>")), "{t}");
+    }
+    assert!(!out.contains(">100%</text>") && !out.contains(">0%</text>"));
+    for v in ["0.3", "0.5", "0.7"] {
+        assert!(
+            out.contains(&format!("text-anchor=\"middle\">{v}</text>")),
+            "{v}: {out}"
+        );
+    }
+}
+
+#[test]
+fn crowded_category_labels_are_turned_not_dropped() {
+    let cats: Vec<String> = (0..24).map(|i| format!("Department {i}")).collect();
+    let refs: Vec<&str> = cats.iter().map(String::as_str).collect();
+    let vals: Vec<Option<f64>> = (0..24).map(|i| Some(i as f64)).collect();
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &refs, &vals, ""),
+        cat_val_axes("")
+    );
+    let c = parse(&plot, "");
+    let wide = svg(&c, 2000.0, 300.0);
+    assert!(!wide.contains("rotate("), "they fit when wide");
+    let narrow = svg(&c, 500.0, 300.0);
+    assert!(narrow.contains("rotate(-45") || narrow.contains("rotate(-90"));
+    let tight = svg(&c, 200.0, 300.0);
+    assert!(tight.contains("rotate(-90"));
+    for out in [&wide, &narrow, &tight] {
+        for cat in &cats {
+            assert_eq!(count(out, &format!(">{cat}</text>")), 1, "{cat}");
+        }
+    }
+}
+
+#[test]
+fn theme_cycle_sp_pr_and_3d_charts() {
+    let red = r#"<c:spPr><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill></c:spPr>"#;
+    let mut series = String::new();
+    for i in 0..8 {
+        series.push_str(&ser(
+            i,
+            &format!("S{i}"),
+            &CATS,
+            &[Some(1.0), Some(2.0), Some(3.0)],
+            if i == 2 { red } else { "" },
+        ));
+    }
+    let c = parse(
+        &format!(
+            r#"<c:bar3DChart><c:barDir val="col"/>{series}{AXES}</c:bar3DChart>{}"#,
+            cat_val_axes("")
+        ),
+        "",
+    );
+    assert!(c.drawn_as_2d);
+    assert_eq!(c.chart_types, ["column"]);
+    let s = &c.plots[0].series;
+    assert_eq!(s[2].color, Color::rgb(0xFF0000));
+    // Series 7 is accent1 again, darkened (lumMod 60 %).
+    let (a1, s6) = (Color::rgb(0x4472C4), s[6].color);
+    assert!(s6 != a1 && s6.b < a1.b && s6.b > s6.r, "{s6:?}");
+    assert_eq!(
+        s[7].color,
+        super::palette::luminance(Color::rgb(0xED7D31), 0.6, 0.0)
+    );
+    let out = svg(&c, 600.0, 300.0);
+    assert_eq!(rects(&out, "#FF0000").len(), 3);
+}
+
+#[test]
+fn manual_layout_places_the_plot_and_legends_take_their_side() {
+    let layout = r#"<c:layout><c:manualLayout><c:layoutTarget val="inner"/><c:xMode val="edge"/><c:yMode val="edge"/><c:x val="0.25"/><c:y val="0.1"/><c:w val="0.5"/><c:h val="0.6"/></c:manualLayout></c:layout>"#;
+    let plot = format!(
+        r#"{layout}<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "Only", &CATS, &[Some(1.0), Some(2.0), Some(3.0)], ""),
+        cat_val_axes("")
+    );
+    let c = parse(&plot, "");
+    let m = c.plot_layout.expect("a manual layout");
+    assert!(m.inner && (m.x, m.w) == (0.25, 0.5));
+    let out = svg(&c, 400.0, 200.0);
+    // Every bar lies within x 100..300, y 20..140.
+    for r in rects(&out, "#4472C4") {
+        assert!(
+            r[0] >= 100.0 && r[0] + r[2] <= 300.0 && r[1] >= 20.0 && r[1] + r[3] <= 140.01,
+            "{r:?}"
+        );
+    }
+    let legend_x = |pos: &str| {
+        let c = parse(
+            &format!(
+                r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+                ser(
+                    0,
+                    "Legend entry",
+                    &CATS,
+                    &[Some(1.0), Some(2.0), Some(3.0)],
+                    ""
+                ),
+                cat_val_axes("")
+            ),
+            &format!(r#"<c:legend><c:legendPos val="{pos}"/></c:legend>"#),
+        );
+        let out = svg(&c, 400.0, 300.0);
+        let at = out.find(">Legend entry</text>").unwrap();
+        let head = &out[..at];
+        let x = &head[head.rfind("<text x=\"").unwrap() + 9..];
+        let y = &x[x.find("y=\"").unwrap() + 3..];
+        (
+            x[..x.find('"').unwrap()].parse::<f64>().unwrap(),
+            y[..y.find('"').unwrap()].parse::<f64>().unwrap(),
+        )
+    };
+    let (r, l, t, b) = (legend_x("r"), legend_x("l"), legend_x("t"), legend_x("b"));
+    assert!(r.0 > 300.0 && l.0 < 100.0, "{r:?} {l:?}");
+    assert!(t.1 < 60.0 && b.1 > 250.0, "{t:?} {b:?}");
+}
+
+#[test]
+fn hostile_parts_give_bounded_output() {
+    // A huge ptCount, indices far away, NaN and infinite values, no caches at all.
+    let bad = r#"<c:ser><c:idx val="0"/><c:val><c:numRef><c:numCache><c:ptCount val="4000000000"/><c:pt idx="0"><c:v>NaN</c:v></c:pt><c:pt idx="1"><c:v>inf</c:v></c:pt><c:pt idx="2"><c:v>1e308</c:v></c:pt><c:pt idx="3"><c:v>3</c:v></c:pt><c:pt idx="99999999"><c:v>4</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser><c:ser><c:idx val="1"/><c:val/></c:ser><c:ser/>"#;
+    let c = parse(
+        &format!(
+            r#"<c:barChart><c:barDir val="col"/>{bad}{AXES}</c:barChart>{}"#,
+            cat_val_axes("")
+        ),
+        "",
+    );
+    let s = &c.plots[0].series[0];
+    assert!(c.truncated);
+    assert!(s.values.len() <= super::parse::MAX_POINTS);
+    assert_eq!(&s.values[..4], [None, None, Some(1e308), Some(3.0)]);
+    let out = svg(&c, 400.0, 300.0);
+    assert!(!out.contains("NaN") && !out.contains("inf"));
+    assert!(out.len() < 400_000, "{}", out.len());
+
+    // Many series with many points: capped.
+    let pts: String = (0..3000)
+        .map(|i| format!(r#"<c:pt idx="{i}"><c:v>{i}</c:v></c:pt>"#))
+        .collect();
+    let one = format!(
+        r#"<c:ser><c:val><c:numLit><c:ptCount val="3000"/>{pts}</c:numLit></c:val></c:ser>"#
+    );
+    let many: String = (0..100).map(|_| one.as_str()).collect();
+    let c = parse(
+        &format!(
+            r#"<c:lineChart>{many}{AXES}</c:lineChart>{}"#,
+            cat_val_axes("")
+        ),
+        "",
+    );
+    assert!(c.truncated);
+    let points: usize = c.series().map(|s| s.values.len()).sum();
+    assert!(
+        points <= super::parse::MAX_TOTAL_POINTS && c.series().count() <= super::parse::MAX_SERIES
+    );
+    let out = svg(&c, 400.0, 300.0);
+    assert!(out.len() < 3_000_000, "{}", out.len());
+
+    // Deeply nested unknown content and script-like text: ignored or escaped.
+    let deep = format!("{}{}", "<c:extLst>".repeat(100), "</c:extLst>".repeat(100));
+    let c = parse(
+        &format!(
+            r#"<c:barChart><c:barDir val="col"/>{deep}{}{AXES}</c:barChart>{}"#,
+            ser(0, "&lt;script&gt;", &["&lt;b&gt;"], &[Some(1.0)], ""),
+            cat_val_axes("")
+        ),
+        "<c:legend/>",
+    );
+    let out = svg(&c, 400.0, 300.0);
+    assert!(
+        !out.contains("<script") && out.contains("&lt;script&gt;") && out.contains("&lt;b&gt;")
+    );
+
+    // Nothing to draw: no SVG, so the caller shows a placeholder.
+    let empty = parse(r#"<c:barChart><c:ser><c:val/></c:ser></c:barChart>"#, "");
+    assert!(render_svg(&empty, 400.0, 300.0, &SvgOptions::default()).is_none());
+    assert!(render_svg(&Chart::empty(), 400.0, 300.0, &SvgOptions::default()).is_none());
+    let surface = parse(
+        &format!(
+            "<c:surfaceChart>{}</c:surfaceChart>",
+            ser(0, "S", &CATS, &[Some(1.0)], "")
+        ),
+        "",
+    );
+    assert_eq!(surface.chart_types, ["surface"]);
+    assert!(render_svg(&surface, 400.0, 300.0, &SvgOptions::default()).is_none());
+}
+
+#[test]
+fn output_is_deterministic() {
+    let plot = format!(
+        r#"<c:lineChart>{}{AXES}</c:lineChart>{}"#,
+        ser(
+            0,
+            "S",
+            &CATS,
+            &[Some(1.0 / 3.0), Some(2.0), Some(3.0)],
+            "<c:smooth val=\"1\"/>"
+        ),
+        cat_val_axes("")
+    );
+    let c = parse(&plot, "");
+    assert_eq!(svg(&c, 333.3, 222.2), svg(&c, 333.3, 222.2));
+    assert!(!svg(&c, 333.3, 222.2).contains("0.33333"));
+}
+
+#[test]
+fn office_2007_styles_shade_one_accent_on_a_dark_ground() {
+    let series: String = (0..3)
+        .map(|i| {
+            ser(
+                i,
+                &format!("S{i}"),
+                &CATS,
+                &[Some(1.0), Some(2.0), Some(3.0)],
+                "",
+            )
+        })
+        .collect();
+    let xml = |style: u32| {
+        format!(
+            r#"<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:style val="{style}"/><c:chart><c:plotArea><c:barChart><c:barDir val="col"/>{series}{AXES}</c:barChart>{}</c:plotArea></c:chart></c:chartSpace>"#,
+            cat_val_axes("")
+        )
+    };
+    // Style 2: the accent cycle, no background.
+    let plain = parse_str(&xml(2));
+    assert_eq!(plain.plots[0].series[1].color, Color::rgb(0xED7D31));
+    assert_eq!(plain.background, None);
+    // Style 47: shades of accent5 (column 7), darkest first, on dk1 with lt1 text.
+    let dark = parse_str(&xml(47));
+    let s = &dark.plots[0].series;
+    let lum = |c: Color| u32::from(c.r) + u32::from(c.g) + u32::from(c.b);
+    assert!(lum(s[0].color) < lum(s[1].color) && lum(s[1].color) < lum(s[2].color));
+    assert!(s.iter().all(|s| s.color.b > s.color.r), "all blue");
+    assert_eq!(dark.background, Some(Color::rgb(0x000000)));
+    assert_eq!(dark.text.color, Color::rgb(0xFFFFFF));
+    assert!(
+        svg(&dark, 400.0, 300.0).contains("<rect width=\"400\" height=\"300\" fill=\"#000000\"/>")
+    );
+}
