@@ -34,38 +34,14 @@ WIDTH=${WIDTH:-960}
 CMP_WIDTH=${CMP_WIDTH:-$WIDTH}
 mkdir -p "$WORK"
 
-say() { echo "fidelity: $*" >&2; }
-
-# --- setup (idempotent) ----------------------------------------------------------------
-if [ "${NO_SETUP:-}" != 1 ]; then
-    need_apt=()
-    command -v soffice >/dev/null || need_apt+=(libreoffice-impress-nogui)
-    command -v pdftoppm >/dev/null || need_apt+=(poppler-utils)
-    fc-list | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
-    fc-list | grep -qi 'liberation sans' || need_apt+=(fonts-liberation)
-    [ -x /usr/bin/chromium ] || need_apt+=(chromium)
-    if [ ${#need_apt[@]} -gt 0 ]; then
-        say "apt-get install ${need_apt[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >&2
-        fc-cache -f >/dev/null
-    fi
-    python3 -c 'import skimage, PIL, numpy' 2>/dev/null ||
-        python3 -m pip install --quiet scikit-image pillow numpy >&2
-    if [ ! -f "$WORK/node/node_modules/playwright-core/package.json" ]; then
-        npm install --prefix "$WORK/node" --no-audit --no-fund --silent playwright-core@1 >&2
-    fi
-fi
-export NODE_PATH="$WORK/node/node_modules"
+. "$HERE/lib.sh"
+fidelity_setup
 
 DECKS=("$FIXTURES/bench/deck-80s.pptx")
 while IFS= read -r f; do DECKS+=("$f"); done < <(ls "$FIXTURES"/corpus/pptx/*.pptx | sort)
 
 if [ "${RESCORE:-}" != 1 ]; then
-if [ -z "${PREVIEWD:-}" ]; then
-    (cd "$ROOT" && cargo build --release --quiet --bin previewd)
-    PREVIEWD=$ROOT/target/release/previewd
-fi
+fidelity_previewd
 
 rm -rf "$WORK/html" "$WORK/viewer" "$WORK/lo" "$WORK/scores"
 mkdir -p "$WORK/html" "$WORK/viewer" "$WORK/lo/pdf" "$WORK/scores"
@@ -86,9 +62,8 @@ done
 
 # --- LibreOffice (one process for all decks) -------------------------------------------
 # ExportHiddenSlides keeps page N = slide N when a deck hides slides.
-soffice -env:UserInstallation="file://$WORK/lo-profile" --headless \
-    --convert-to 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}' \
-    --outdir "$WORK/lo/pdf" "${DECKS[@]}" >"$WORK/lo/soffice.log" 2>&1 || true
+KEEP_LO=0 fidelity_soffice "$WORK/lo/pdf" \
+    'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}' "${DECKS[@]}"
 fi  # RESCORE
 rm -rf "$WORK/scores"
 mkdir -p "$WORK/scores"
@@ -107,11 +82,7 @@ for deck in "${DECKS[@]}"; do
 done
 
 # --- report ----------------------------------------------------------------------------
-VERSIONS=$(printf 'previewd %s; %s; %s; %s' \
-    "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
-    "$(/usr/bin/chromium --version 2>/dev/null | head -n 1 | sed 's/ built on.*//')" \
-    "$(soffice --version | head -n 1 | cut -d' ' -f1-2)" \
-    "$(pdftoppm -v 2>&1 | head -n 1)")
+VERSIONS=$(fidelity_versions)
 python3 "$HERE/compare.py" report "$WORK" "$HERE" --bench deck-80s \
     --bench-file "$FIXTURES/bench/deck-80s.pptx" --versions "$VERSIONS" \
     --width "$WIDTH" --cmp-width "$CMP_WIDTH"
