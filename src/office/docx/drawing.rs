@@ -86,10 +86,7 @@ impl Parser<'_, '_> {
                         .clone()
                         .map_or_else(|| "Chart".to_owned(), |a| format!("Chart: {a}")),
                 })),
-                (Ns::Dgm, "relIds") => out.push(Inline::Placeholder(Placeholder {
-                    kind: "diagram".to_owned(),
-                    label: "Diagram (SmartArt)".to_owned(),
-                })),
+                (Ns::Dgm, "relIds") => out.push(self.diagram(c, frame.width, frame.height)),
                 _ => self.graphic_content(c, frame, out),
             }
         }

@@ -13,6 +13,7 @@ mod fields;
 mod numbering;
 mod parse;
 mod props;
+mod smartart;
 mod styles;
 mod tables;
 mod tabs;
