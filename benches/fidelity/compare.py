@@ -377,9 +377,9 @@ def corpus_report(args):
     w("")
     s = summary([r["ssim"] for r in rows])
     states = {}
-    for name, (state, _) in status.items():
+    for name, (state, detail) in status.items():
         if state == "ok" and name not in scores:
-            state = "no LibreOffice PDF"
+            state = f"no {unit}s" if detail.split(" ")[0] == "0" else "no LibreOffice PDF"
         states[state] = states.get(state, 0) + 1
     w("## Overall")
     w("")
@@ -426,9 +426,15 @@ def corpus_report(args):
         for c, rs in sorted(counts.items(), key=lambda kv: -len(kv[1])):
             w(f"| {c} | {len(rs)} | {len({r['deck'] for r in rs})} | {statistics.fmean(r['ssim'] for r in rs):.3f} |")
     w("")
-    worst = [r for r in bad if not r.get("missing")][: args.pictures]
+    # At most two per file, so one long deck does not fill the gallery.
+    worst, per_file = [], {}
+    for r in bad:
+        if r.get("missing") or per_file.get(r["deck"], 0) >= 2 or len(worst) >= args.pictures:
+            continue
+        per_file[r["deck"]] = per_file.get(r["deck"], 0) + 1
+        worst.append(r)
     if worst:
-        w(f"## The {len(worst)} worst {unit}s side by side")
+        w(f"## The {len(worst)} worst {unit}s side by side (at most two per file)")
         w("")
         w(f"| file | {unit} | SSIM | cause | previewd | LibreOffice |")
         w("|---|---|---|---|---|---|")

@@ -1,6 +1,9 @@
 # Shared by run.sh, run_corpus.sh and run_docx.sh (sourced, not run): setup of the tools,
 # the previewd binary and the renderer versions line. Expects HERE, ROOT and WORK set.
 
+# The Python with scikit-image, Pillow and numpy (PYTHON=path/to/venv/bin/python to choose).
+PYTHON=${PYTHON:-python3}
+
 say() { echo "fidelity: $*" >&2; }
 
 # Installs what is missing (idempotent); NO_SETUP=1 skips it. Needs root for apt.
@@ -18,8 +21,8 @@ fidelity_setup() {
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >&2
             fc-cache -f >/dev/null
         fi
-        python3 -c 'import skimage, PIL, numpy' 2>/dev/null ||
-            python3 -m pip install --quiet scikit-image pillow numpy >&2
+        "$PYTHON" -c 'import skimage, PIL, numpy' 2>/dev/null ||
+            "$PYTHON" -m pip install --quiet scikit-image pillow numpy >&2
         if [ ! -f "$WORK/node/node_modules/playwright-core/package.json" ]; then
             npm install --prefix "$WORK/node" --no-audit --no-fund --silent playwright-core@1 >&2
         fi
@@ -37,8 +40,9 @@ fidelity_previewd() {
 
 # One line naming every renderer, for the report.
 fidelity_versions() {
+    # PREVIEWD_LABEL names the binary when it is not this checkout's (e.g. main's build).
     printf 'previewd %s; %s; %s; %s' \
-        "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+        "${PREVIEWD_LABEL:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')}" \
         "$(/usr/bin/chromium --version 2>/dev/null | head -n 1 | sed 's/ built on.*//')" \
         "$(soffice --version | head -n 1 | cut -d' ' -f1-2)" \
         "$(pdftoppm -v 2>&1 | head -n 1)"

@@ -55,7 +55,7 @@ for deck in "${DECKS[@]}"; do
         continue
     fi
     out=$(node "$HERE/shoot.js" "$WORK/html/$name.html" "$WORK/viewer/$name" "$WIDTH")
-    n=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["slides"])' "$out")
+    n=$("$PYTHON" -c 'import json,sys; print(json.loads(sys.argv[1])["slides"])' "$out")
     printf '%s\tok\t%s\n' "$name" "$n" >>"$WORK/status.tsv"
     say "$name: $n slides through the viewer"
 done
@@ -73,17 +73,17 @@ for deck in "${DECKS[@]}"; do
     first=$(ls "$WORK/viewer/$name"/slide-*.png 2>/dev/null | head -n 1 || true)
     [ -n "$first" ] || continue
     [ -f "$WORK/lo/pdf/$name.pdf" ] || { say "$name: LibreOffice made no PDF"; continue; }
-    read -r w h < <(python3 -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$first")
+    read -r w h < <("$PYTHON" -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$first")
     rm -rf "$WORK/lo/$name"
     mkdir -p "$WORK/lo/$name"
     pdftoppm -png -scale-to-x "$w" -scale-to-y "$h" "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p"
-    python3 "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
+    "$PYTHON" "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
         "$WORK/scores/$name.json" --width "$CMP_WIDTH" --also 480
 done
 
 # --- report ----------------------------------------------------------------------------
 VERSIONS=$(fidelity_versions)
-python3 "$HERE/compare.py" report "$WORK" "$HERE" --bench deck-80s \
+"$PYTHON" "$HERE/compare.py" report "$WORK" "$HERE" --bench deck-80s \
     --bench-file "$FIXTURES/bench/deck-80s.pptx" --versions "$VERSIONS" \
     --width "$WIDTH" --cmp-width "$CMP_WIDTH"
 say "wrote $HERE/results.md"

@@ -18,6 +18,7 @@
 #   RESCORE=1   keep WORK's screenshots too; only score and report
 #   BASELINE    a corpus-scores.tsv of an earlier run, shown next to this run's figures
 #   NO_SETUP=1  skip the apt/pip/npm installs
+#   PYTHON      a Python with scikit-image, Pillow and numpy (default python3)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -50,7 +51,7 @@ if [ "${RESCORE:-}" != 1 ]; then
             printf '%s\tviewer-failed\t%s\n' "$name" "$(head -c 160 "$WORK/html/$name.shoot.err" | tr '\n' ' ')" >>"$WORK/status.tsv"
             continue
         fi
-        n=$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["slides"], d.get("total", d["slides"]))' "$out")
+        n=$("$PYTHON" -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["slides"], d.get("total", d["slides"]))' "$out")
         printf '%s\tok\t%s\n' "$name" "$n" >>"$WORK/status.tsv"
         say "$name: $n"
     done
@@ -66,15 +67,15 @@ for deck in "${DECKS[@]}"; do
     first=$(ls "$WORK/viewer/$name"/slide-*.png 2>/dev/null | head -n 1 || true)
     [ -n "$first" ] || continue
     [ -s "$WORK/lo/pdf/$name.pdf" ] || { say "$name: LibreOffice made no PDF"; continue; }
-    read -r w h < <(python3 -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$first")
+    read -r w h < <("$PYTHON" -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$first")
     rm -rf "$WORK/lo/$name"
     mkdir -p "$WORK/lo/$name"
     pdftoppm -png -l "$MAX_SLIDES" -scale-to-x "$w" -scale-to-y "$h" "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p"
-    python3 "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
+    "$PYTHON" "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
         "$WORK/scores/$name.json" --width "$WIDTH"
 done
 
-python3 "$HERE/compare.py" corpus-report "$WORK" "$HERE" --kind pptx --name corpus \
+"$PYTHON" "$HERE/compare.py" corpus-report "$WORK" "$HERE" --kind pptx --name corpus \
     --versions "$(fidelity_versions)" --width "$WIDTH" --cap "$MAX_SLIDES" \
     --source "$CORPUS" ${BASELINE:+--baseline "$BASELINE"}
 say "wrote $HERE/corpus.md"

@@ -64,15 +64,15 @@ for doc in "${DOCS[@]}"; do
     shot="$WORK/viewer/$name/page-001.png"
     [ -f "$shot" ] || continue
     [ -s "$WORK/lo/pdf/$name.pdf" ] || { say "$name: LibreOffice made no PDF"; continue; }
-    read -r w h < <(python3 -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$shot")
+    read -r w h < <("$PYTHON" -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$shot")
     rm -rf "$WORK/lo/$name"
     mkdir -p "$WORK/lo/$name"
     pdftoppm -png -f 1 -l 1 -scale-to-x "$w" -scale-to-y "$h" "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p"
-    python3 "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
+    "$PYTHON" "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
         "$WORK/scores/$name.json" --width "$w"
 done
 
-python3 "$HERE/compare.py" corpus-report "$WORK" "$HERE" --kind docx --name docx \
+"$PYTHON" "$HERE/compare.py" corpus-report "$WORK" "$HERE" --kind docx --name docx \
     --versions "$(fidelity_versions)" --width 0 --cap 1 \
     --source "$CORPUS (every ${step}th of ${#ALL[@]})" ${BASELINE:+--baseline "$BASELINE"}
 say "wrote $HERE/docx.md"
