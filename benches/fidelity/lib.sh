@@ -40,9 +40,9 @@ fidelity_previewd() {
 
 # One line naming every renderer, for the report.
 fidelity_versions() {
-    # PREVIEWD_LABEL names the binary when it is not this checkout's (e.g. main's build).
+    # FIDELITY_LABEL names the binary when it is not this checkout's (e.g. main's build).
     printf 'previewd %s; %s; %s; %s' \
-        "${PREVIEWD_LABEL:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')}" \
+        "${FIDELITY_LABEL:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')}" \
         "$(/usr/bin/chromium --version 2>/dev/null | head -n 1 | sed 's/ built on.*//')" \
         "$(soffice --version | head -n 1 | cut -d' ' -f1-2)" \
         "$(pdftoppm -v 2>&1 | head -n 1)"

@@ -18,6 +18,7 @@
 #   RESCORE=1   keep WORK's screenshots too; only score and report
 #   BASELINE    a corpus-scores.tsv of an earlier run, shown next to this run's figures
 #   NO_SETUP=1  skip the apt/pip/npm installs
+#   FIDELITY_LABEL  names the previewd build in the report (default: this checkout's commit)
 #   PYTHON      a Python with scikit-image, Pillow and numpy (default python3)
 set -euo pipefail
 

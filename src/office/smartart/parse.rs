@@ -222,13 +222,9 @@ fn shape(sp: Element<'_>, scheme: &dyn Fn(&str) -> Option<[u8; 3]>) -> Option<Di
             "rect"
         })
         .to_owned();
+    // Office writes a drawing shape's fill and outline in full in spPr; the colours of its
+    // style references are placeholders (`scrgbClr 0 0 0`) and are not used.
     let style = local(sp, "style");
-    let style_ref = |name: &str| {
-        style
-            .and_then(|s| s.child(Ns::A, name))
-            .filter(|r| r.attr_local("idx").is_some_and(|i| i.trim() != "0"))
-            .and_then(|r| child_paint(r, scheme))
-    };
     let fill = if pr.child(Ns::A, "noFill").is_some() {
         None
     } else if let Some(f) = pr.child(Ns::A, "solidFill") {
@@ -239,7 +235,8 @@ fn shape(sp: Element<'_>, scheme: &dyn Fn(&str) -> Option<[u8; 3]>) -> Option<Di
             .find(|e| e.is(Ns::A, "gs"))
             .and_then(|gs| child_paint(gs, scheme))
     } else {
-        style_ref("fillRef")
+        // No fill, or a picture fill (not drawn: the picture is left out).
+        None
     };
     let line = match pr.child(Ns::A, "ln") {
         Some(ln) if ln.child(Ns::A, "noFill").is_some() => None,
@@ -247,11 +244,10 @@ fn shape(sp: Element<'_>, scheme: &dyn Fn(&str) -> Option<[u8; 3]>) -> Option<Di
             let width = (emu(ln, "w")).clamp(0.0, 50.0);
             let color = ln
                 .child(Ns::A, "solidFill")
-                .and_then(|f| child_paint(f, scheme))
-                .or_else(|| style_ref("lnRef"));
+                .and_then(|f| child_paint(f, scheme));
             color.map(|c| (c, if width > 0.0 { width } else { 0.75 }))
         }
-        None => style_ref("lnRef").map(|c| (c, 0.75)),
+        None => None,
     };
     let body = local(sp, "txBody");
     let mut text = Vec::new();

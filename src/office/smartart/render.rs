@@ -82,7 +82,9 @@ fn shape(out: &mut String, s: &DiagramShape) {
             let _ = write!(out, " stroke-opacity=\"{}\"", n(c.alpha));
         }
     }
-    out.push_str("/>");
+    // Office keeps a diagram shape's text upright (its txXfrm box is not turned with the
+    // outline), so the text is drawn outside the rotated group.
+    out.push_str("/></g>");
     if has_text {
         let [tx, ty, tw, th] = s.text_box.unwrap_or([s.x, s.y, s.width, s.height]);
         let _ = write!(
@@ -111,7 +113,6 @@ fn shape(out: &mut String, s: &DiagramShape) {
         }
         out.push_str("</div></foreignObject>");
     }
-    out.push_str("</g>");
 }
 
 /// The outline of a preset shape in the box, as SVG path data; `None` for presets

@@ -346,3 +346,40 @@ fn a_flat_list_is_a_column_or_a_short_row() {
     assert!(layout::layout(&[], 100.0, 100.0, [0, 0, 0]).is_empty());
     assert!(layout::fit("a very long label that needs many lines", 40.0, 20.0) >= 6.0);
 }
+
+#[test]
+fn turned_shapes_keep_upright_text_and_style_placeholders_paint_nothing() {
+    // As Word saves a picture-accent list: the text box turned by 180°, a picture fill and
+    // the style's placeholder colours (scrgbClr 0 0 0).
+    let doc = xml(&format!(
+        r#"<dsp:drawing xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram" {DGM}><dsp:spTree>
+        <dsp:sp><dsp:spPr><a:xfrm rot="10800000"><a:off x="0" y="0"/><a:ext cx="254000" cy="127000"/></a:xfrm><a:prstGeom prst="roundRect"/><a:solidFill><a:srgbClr val="5B9BD5"/></a:solidFill></dsp:spPr>
+        <dsp:style><a:lnRef idx="2"><a:scrgbClr r="0" g="0" b="0"/></a:lnRef><a:fillRef idx="1"><a:scrgbClr r="0" g="0" b="0"/></a:fillRef><a:effectRef idx="0"><a:scrgbClr r="0" g="0" b="0"/></a:effectRef><a:fontRef idx="minor"><a:srgbClr val="FFFFFF"/></a:fontRef></dsp:style>
+        <dsp:txBody><a:p><a:r><a:t>Crusty</a:t></a:r></a:p></dsp:txBody></dsp:sp>
+        <dsp:sp><dsp:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="127000" cy="127000"/></a:xfrm><a:prstGeom prst="roundRect"/><a:blipFill><a:blip/></a:blipFill></dsp:spPr>
+        <dsp:style><a:lnRef idx="2"><a:scrgbClr r="0" g="0" b="0"/></a:lnRef><a:fillRef idx="1"><a:scrgbClr r="0" g="0" b="0"/></a:fillRef><a:effectRef idx="0"><a:scrgbClr r="0" g="0" b="0"/></a:effectRef><a:fontRef idx="minor"/></dsp:style></dsp:sp>
+        </dsp:spTree></dsp:drawing>"#
+    ));
+    let shapes = parse::drawing(doc.root(), &|_| None);
+    assert_eq!(shapes[0].rotation, 180.0);
+    assert_eq!(
+        shapes[0].text_color.hex(),
+        "#ffffff",
+        "the font reference's colour"
+    );
+    assert_eq!(shapes[1].fill, None, "no black box for a picture fill");
+    assert_eq!(shapes[1].line, None);
+    let svg = render::svg(&Diagram {
+        width: 20.0,
+        height: 10.0,
+        source: Source::Drawing,
+        shapes,
+    });
+    let turned = svg.find("rotate(180").unwrap();
+    let group_end = turned + svg[turned..].find("</g>").unwrap();
+    let text = svg.find("<div>Crusty").unwrap();
+    assert!(
+        text > group_end,
+        "the text is outside the turned group: {svg}"
+    );
+}
