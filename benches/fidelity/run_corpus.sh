@@ -17,6 +17,7 @@
 #               previewd's side; 0: convert every deck again
 #   RESCORE=1   keep WORK's screenshots too; only score and report
 #   BASELINE    a corpus-scores.tsv of an earlier run, shown next to this run's figures
+#   NAME        report name: NAME.md, NAME-scores.tsv, NAME-notes.md (default corpus)
 #   NO_SETUP=1  skip the apt/pip/npm installs
 #   FIDELITY_LABEL  names the previewd build in the report (default: this checkout's commit)
 #   PYTHON      a Python with scikit-image, Pillow and numpy (default python3)
@@ -76,7 +77,8 @@ for deck in "${DECKS[@]}"; do
         "$WORK/scores/$name.json" --width "$WIDTH"
 done
 
-"$PYTHON" "$HERE/compare.py" corpus-report "$WORK" "$HERE" --kind pptx --name corpus \
+NAME=${NAME:-corpus}
+"$PYTHON" "$HERE/compare.py" corpus-report "$WORK" "$HERE" --kind pptx --name "$NAME" \
     --versions "$(fidelity_versions)" --width "$WIDTH" --cap "$MAX_SLIDES" \
     --source "$CORPUS" ${BASELINE:+--baseline "$BASELINE"}
-say "wrote $HERE/corpus.md"
+say "wrote $HERE/$NAME.md"

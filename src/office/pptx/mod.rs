@@ -20,7 +20,7 @@ pub mod model;
 pub mod render;
 
 mod chart;
-mod color;
+pub(crate) mod color;
 mod fill;
 mod geometry;
 mod parse;

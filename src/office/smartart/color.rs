@@ -103,51 +103,12 @@ fn unit(c: f64) -> u8 {
     (c.clamp(0.0, 1.0) * 255.0).round() as u8
 }
 
+/// `rgb` (0–1) with its hue (0–1 of a turn), saturation and lightness changed by `f`,
+/// through the PPTX renderer's HSL conversion.
 fn with_hsl(rgb: [f64; 3], f: impl Fn(f64, f64, f64) -> (f64, f64, f64)) -> [f64; 3] {
-    let [r, g, b] = rgb;
-    let max = r.max(g).max(b);
-    let min = r.min(g).min(b);
-    let l = (max + min) / 2.0;
-    let d = max - min;
-    let (h, s) = if d == 0.0 {
-        (0.0, 0.0)
-    } else {
-        let s = if l > 0.5 {
-            d / (2.0 - max - min)
-        } else {
-            d / (max + min)
-        };
-        let h = if max == r {
-            ((g - b) / d).rem_euclid(6.0)
-        } else if max == g {
-            (b - r) / d + 2.0
-        } else {
-            (r - g) / d + 4.0
-        };
-        (h / 6.0, s)
-    };
-    let (h, s, l) = f(h, s, l);
-    let (s, l) = (s.clamp(0.0, 1.0), l.clamp(0.0, 1.0));
-    if s == 0.0 {
-        return [l, l, l];
-    }
-    let q = if l < 0.5 {
-        l * (1.0 + s)
-    } else {
-        l + s - l * s
-    };
-    let p = 2.0 * l - q;
-    let channel = |t: f64| {
-        let t = t.rem_euclid(1.0);
-        if t < 1.0 / 6.0 {
-            p + (q - p) * 6.0 * t
-        } else if t < 0.5 {
-            q
-        } else if t < 2.0 / 3.0 {
-            p + (q - p) * (2.0 / 3.0 - t) * 6.0
-        } else {
-            p
-        }
-    };
-    [channel(h + 1.0 / 3.0), channel(h), channel(h - 1.0 / 3.0)]
+    use crate::office::pptx::color::{hsl_to_rgb, rgb_to_hsl};
+    let (h, s, l) = rgb_to_hsl(rgb[0], rgb[1], rgb[2]);
+    let (h, s, l) = f(h / 360.0, s, l);
+    let (r, g, b) = hsl_to_rgb(h * 360.0, s.clamp(0.0, 1.0), l.clamp(0.0, 1.0));
+    [r, g, b]
 }
