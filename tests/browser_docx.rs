@@ -8,7 +8,7 @@ use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverridePar
 use chromiumoxide::cdp::browser_protocol::page::CaptureScreenshotFormat;
 use chromiumoxide::page::ScreenshotParams;
 use common::browser::{eval, wait_for, TestBrowser};
-use common::docx::docx_with_body;
+use common::docx::{docx_with_body, docx_with_parts};
 use common::start;
 
 const REPORT: &str = concat!(
@@ -244,4 +244,86 @@ async fn equations_are_laid_out_as_math_by_the_browser() {
         layout["sup"]["top"].as_f64().unwrap() < layout["base"]["top"].as_f64().unwrap(),
         "{layout}"
     );
+}
+
+/// The Document view's review buttons, in Chromium: "Tracked changes" hides deletions and
+/// shows insertions as plain text, "Comments" hides the comments panel and the marks in the
+/// text; pressed again, both come back. Read from computed styles, as a reader sees them.
+#[tokio::test(flavor = "multi_thread")]
+async fn review_toggles_switch_tracked_changes_and_comments() {
+    const W: &str = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+    let body = "<w:p><w:r><w:t xml:space=\"preserve\">Kept </w:t></w:r>\
+        <w:ins w:id=\"1\" w:author=\"Ann\"><w:r><w:t>added</w:t></w:r></w:ins>\
+        <w:del w:id=\"2\" w:author=\"Ann\"><w:r><w:delText>removed</w:delText></w:r></w:del>\
+        <w:commentRangeStart w:id=\"0\"/><w:r><w:t>noted</w:t></w:r><w:commentRangeEnd w:id=\"0\"/>\
+        <w:r><w:commentReference w:id=\"0\"/></w:r></w:p>";
+    let comments = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><w:comments xmlns:w="{W}"><w:comment w:id="0" w:author="Bo"><w:p><w:r><w:t>Check this</w:t></w:r></w:p></w:comment></w:comments>"#
+    );
+    let rels = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="comments.xml"/></Relationships>"#;
+    let s = start(|_| {}).await;
+    s.write(
+        "review.docx",
+        docx_with_parts(
+            body,
+            &[
+                ("word/comments.xml", comments),
+                ("word/_rels/document.xml.rels", rels.to_string()),
+            ],
+        ),
+    );
+    let shell_url = s.preview_ok("review.docx").await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&shell_url).await;
+    wait_for(
+        &page,
+        "document.readyState === 'complete' && !!document.querySelector('#view-document del.docx-del') && !!document.querySelector('#view-document .docx-comments')",
+    )
+    .await;
+    let state = r#"(() => {
+        const v = document.getElementById('view-document');
+        const cs = (sel) => getComputedStyle(v.querySelector(sel));
+        const pressed = (cls) => { const b = v.querySelector(`button.class-toggle[data-class="${cls}"]`); return b ? b.getAttribute('aria-pressed') : null; };
+        return {
+            del: cs('del.docx-del').display,
+            ins: cs('ins.docx-ins').textDecorationLine,
+            panel: cs('.docx-comments').display,
+            mark: cs('.docx-comment-range').backgroundColor,
+            ref: cs('.docx-comment-ref').display,
+            revisions: pressed('docx-hide-revisions'),
+            comments: pressed('docx-hide-comments'),
+        };
+    })()"#;
+    let click = |class: &'static str| {
+        format!("document.querySelector('#view-document button.class-toggle[data-class=\"{class}\"]').click(); true")
+    };
+    let shown = eval(&page, state).await;
+    assert_eq!(shown["del"], "inline", "{shown}");
+    assert_eq!(shown["ins"], "underline", "{shown}");
+    assert_eq!(shown["panel"], "block", "{shown}");
+    assert_ne!(shown["mark"], "rgba(0, 0, 0, 0)", "{shown}");
+    assert_eq!(shown["revisions"], "true", "{shown}");
+
+    eval(&page, &click("docx-hide-revisions")).await;
+    let hidden = eval(&page, state).await;
+    assert_eq!(hidden["revisions"], "false", "{hidden}");
+    assert_eq!(hidden["del"], "none", "deletions hidden: {hidden}");
+    assert_eq!(hidden["ins"], "none", "insertions as plain text: {hidden}");
+    assert_eq!(hidden["panel"], "block", "comments untouched: {hidden}");
+
+    assert_eq!(shown["comments"], "true", "a Comments toggle: {shown}");
+    eval(&page, &click("docx-hide-comments")).await;
+    let quiet = eval(&page, state).await;
+    assert_eq!(quiet["comments"], "false", "{quiet}");
+    assert_eq!(quiet["panel"], "none", "{quiet}");
+    assert_eq!(quiet["mark"], "rgba(0, 0, 0, 0)", "{quiet}");
+    assert_eq!(quiet["ref"], "none", "{quiet}");
+
+    eval(&page, &click("docx-hide-revisions")).await;
+    eval(&page, &click("docx-hide-comments")).await;
+    assert_eq!(eval(&page, state).await, shown);
+    browser.close().await;
 }

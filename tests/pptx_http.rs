@@ -362,6 +362,50 @@ async fn table_rows_keep_their_stored_height_when_the_text_fits() {
     let name = "shapecrawler-table-case004.pptx";
     s.write(name, std::fs::read(format!("{FIXTURES}/{name}")).unwrap());
     let url = s.preview_ok(name).await["url"]
+
+/// Opened on `#slide-N`, the viewer marks that slide current, and only that one: the page
+/// marks slide 1 current for script-less readers, and both once showed (display: flex),
+/// slide 1 under the target.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deep_link_leaves_exactly_one_slide_current() {
+    let (_server, url) = serve_bench_deck("deck-80s.pptx").await;
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&format!("{url}#slide-5")).await;
+    wait_for(
+        &page,
+        "!!document.querySelector('[data-pptx].pptx-js') && document.querySelector('.pptx-current').textContent === '5'",
+    )
+    .await;
+    let state = eval(
+        &page,
+        r#"(() => {
+            const shown = [...document.querySelectorAll('.pptx-slide')].filter((s) => getComputedStyle(s).display !== 'none');
+            return {
+                current: [...document.querySelectorAll('.pptx-slide.is-current')].map((s) => s.id),
+                shown: shown.map((s) => s.id),
+                thumbs: [...document.querySelectorAll('.pptx-thumb.is-current')].map((t) => t.dataset.slide),
+                ariaCurrent: document.querySelectorAll('.pptx-thumb[aria-current]').length,
+            };
+        })()"#,
+    )
+    .await;
+    assert_eq!(state["current"], serde_json::json!(["slide-5"]), "{state}");
+    assert_eq!(state["shown"], serde_json::json!(["slide-5"]), "{state}");
+    assert_eq!(state["thumbs"], serde_json::json!(["5"]), "{state}");
+    assert_eq!(state["ariaCurrent"], 1, "{state}");
+    browser.close().await;
+}
+
+/// A thumbnail is a clone of its slide: no id may then be on the page twice, and each
+/// `url(#id)` inside a thumbnail must point into that same thumbnail (duplicates made
+/// Chromium paint the slide's gradient shapes empty when the rail was hidden).
+#[tokio::test(flavor = "multi_thread")]
+async fn thumbnails_share_no_ids_with_their_slides() {
+    let s = start(|_| {}).await;
+    // Five linear gradients on slide 1 (python-pptx's shape test deck).
+    let deck = std::fs::read(format!("{CORPUS}/python-pptx-shp-common-props.pptx")).unwrap();
+    s.write("grad.pptx", deck);
+    let url = s.preview_ok("grad.pptx").await["url"]
         .as_str()
         .unwrap()
         .to_string();
@@ -380,4 +424,48 @@ async fn table_rows_keep_their_stored_height_when_the_text_fits() {
         );
     }
     browser.close().await;
+
+    wait_for(
+        &page,
+        "document.readyState === 'complete' && !!document.querySelector('[data-pptx].pptx-js')",
+    )
+    .await;
+    // Show every slide once, so every thumbnail is filled and every slide materialised.
+    let count = eval(
+        &page,
+        "parseInt(document.querySelector('[data-pptx]').dataset.count, 10)",
+    )
+    .await;
+    for n in 1..=count.as_u64().unwrap() {
+        run(&page, &format!("location.hash = '#slide-{n}'")).await;
+        wait_for(&page, &format!("document.querySelector('.pptx-current').textContent === '{n}' && !!document.querySelector('.pptx-thumb[data-slide=\"{n}\"] .pptx-thumb-view > .pptx-stage')")).await;
+    }
+    let ids = eval(
+        &page,
+        r#"(() => {
+            const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+            const dup = [...new Set(ids.filter((v, i) => ids.indexOf(v) !== i))];
+            const refs = [...document.querySelectorAll('.pptx-thumb-view [fill^="url(#"], .pptx-thumb-view [clip-path^="url(#"]')];
+            const astray = refs.filter((el) => {
+                const v = el.getAttribute('fill') || el.getAttribute('clip-path');
+                const m = /url\(#([^)]+)\)/.exec(v);
+                const target = m && document.getElementById(m[1]);
+                return !target || target.closest('.pptx-thumb-view') !== el.closest('.pptx-thumb-view');
+            }).length;
+            const gradients = document.querySelectorAll('.pptx-slide linearGradient, .pptx-slide radialGradient').length;
+            return { dup, refs: refs.length, astray, gradients };
+        })()"#,
+    )
+    .await;
+    browser.close().await;
+    assert!(
+        ids["gradients"].as_u64().unwrap() > 0,
+        "the deck draws gradients: {ids}"
+    );
+    assert!(
+        ids["refs"].as_u64().unwrap() > 0,
+        "thumbnails refer to them: {ids}"
+    );
+    assert_eq!(ids["dup"], serde_json::json!([]), "{ids}");
+    assert_eq!(ids["astray"], 0, "{ids}");
 }

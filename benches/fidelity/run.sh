@@ -34,38 +34,14 @@ WIDTH=${WIDTH:-960}
 CMP_WIDTH=${CMP_WIDTH:-$WIDTH}
 mkdir -p "$WORK"
 
-say() { echo "fidelity: $*" >&2; }
-
-# --- setup (idempotent) ----------------------------------------------------------------
-if [ "${NO_SETUP:-}" != 1 ]; then
-    need_apt=()
-    command -v soffice >/dev/null || need_apt+=(libreoffice-impress-nogui)
-    command -v pdftoppm >/dev/null || need_apt+=(poppler-utils)
-    fc-list | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
-    fc-list | grep -qi 'liberation sans' || need_apt+=(fonts-liberation)
-    [ -x /usr/bin/chromium ] || need_apt+=(chromium)
-    if [ ${#need_apt[@]} -gt 0 ]; then
-        say "apt-get install ${need_apt[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >&2
-        fc-cache -f >/dev/null
-    fi
-    python3 -c 'import skimage, PIL, numpy' 2>/dev/null ||
-        python3 -m pip install --quiet scikit-image pillow numpy >&2
-    if [ ! -f "$WORK/node/node_modules/playwright-core/package.json" ]; then
-        npm install --prefix "$WORK/node" --no-audit --no-fund --silent playwright-core@1 >&2
-    fi
-fi
-export NODE_PATH="$WORK/node/node_modules"
+. "$HERE/lib.sh"
+fidelity_setup
 
 DECKS=("$FIXTURES/bench/deck-80s.pptx")
 while IFS= read -r f; do DECKS+=("$f"); done < <(ls "$FIXTURES"/corpus/pptx/*.pptx | sort)
 
 if [ "${RESCORE:-}" != 1 ]; then
-if [ -z "${PREVIEWD:-}" ]; then
-    (cd "$ROOT" && cargo build --release --quiet --bin previewd)
-    PREVIEWD=$ROOT/target/release/previewd
-fi
+fidelity_previewd
 
 rm -rf "$WORK/html" "$WORK/viewer" "$WORK/lo" "$WORK/scores"
 mkdir -p "$WORK/html" "$WORK/viewer" "$WORK/lo/pdf" "$WORK/scores"
@@ -79,16 +55,15 @@ for deck in "${DECKS[@]}"; do
         continue
     fi
     out=$(node "$HERE/shoot.js" "$WORK/html/$name.html" "$WORK/viewer/$name" "$WIDTH")
-    n=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["slides"])' "$out")
+    n=$("$PYTHON" -c 'import json,sys; print(json.loads(sys.argv[1])["slides"])' "$out")
     printf '%s\tok\t%s\n' "$name" "$n" >>"$WORK/status.tsv"
     say "$name: $n slides through the viewer"
 done
 
 # --- LibreOffice (one process for all decks) -------------------------------------------
 # ExportHiddenSlides keeps page N = slide N when a deck hides slides.
-soffice -env:UserInstallation="file://$WORK/lo-profile" --headless \
-    --convert-to 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}' \
-    --outdir "$WORK/lo/pdf" "${DECKS[@]}" >"$WORK/lo/soffice.log" 2>&1 || true
+KEEP_LO=0 fidelity_soffice "$WORK/lo/pdf" \
+    'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}' "${DECKS[@]}"
 fi  # RESCORE
 rm -rf "$WORK/scores"
 mkdir -p "$WORK/scores"
@@ -98,21 +73,17 @@ for deck in "${DECKS[@]}"; do
     first=$(ls "$WORK/viewer/$name"/slide-*.png 2>/dev/null | head -n 1 || true)
     [ -n "$first" ] || continue
     [ -f "$WORK/lo/pdf/$name.pdf" ] || { say "$name: LibreOffice made no PDF"; continue; }
-    read -r w h < <(python3 -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$first")
+    read -r w h < <("$PYTHON" -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$first")
     rm -rf "$WORK/lo/$name"
     mkdir -p "$WORK/lo/$name"
     pdftoppm -png -scale-to-x "$w" -scale-to-y "$h" "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p"
-    python3 "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
+    "$PYTHON" "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
         "$WORK/scores/$name.json" --width "$CMP_WIDTH" --also 480
 done
 
 # --- report ----------------------------------------------------------------------------
-VERSIONS=$(printf 'previewd %s; %s; %s; %s' \
-    "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
-    "$(/usr/bin/chromium --version 2>/dev/null | head -n 1 | sed 's/ built on.*//')" \
-    "$(soffice --version | head -n 1 | cut -d' ' -f1-2)" \
-    "$(pdftoppm -v 2>&1 | head -n 1)")
-python3 "$HERE/compare.py" report "$WORK" "$HERE" --bench deck-80s \
+VERSIONS=$(fidelity_versions)
+"$PYTHON" "$HERE/compare.py" report "$WORK" "$HERE" --bench deck-80s \
     --bench-file "$FIXTURES/bench/deck-80s.pptx" --versions "$VERSIONS" \
     --width "$WIDTH" --cmp-width "$CMP_WIDTH"
 say "wrote $HERE/results.md"

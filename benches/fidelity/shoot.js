@@ -1,9 +1,12 @@
 // Screenshots every slide of a standalone previewd deck page (`previewd preview deck.pptx
 // --format html`) in headless Chromium, through the real viewer script: each slide is
-// opened with its #slide-N deep link, the chrome (toolbar, thumbnail rail, notes) is hidden
-// with injected CSS, and the stage alone is captured at a fixed width.
+// opened with its #slide-N deep link, the chrome (toolbar, notes) is hidden with injected
+// CSS, the thumbnail rail is moved off-screen, and the stage alone is captured at a fixed
+// width. The rail stays rendered (not `display: none`) so the page is the viewer as people
+// see it: a thumbnail is a clone of its slide, and hiding it once hid the SVG gradients it
+// shared ids with.
 //
-//   node shoot.js PAGE.html OUT_DIR [WIDTH=960]   ->  OUT_DIR/slide-001.png ...
+//   node shoot.js PAGE.html OUT_DIR [WIDTH=960] [MAX_SLIDES]  ->  OUT_DIR/slide-001.png ...
 //
 // Needs playwright-core (NODE_PATH pointing at its node_modules) and /usr/bin/chromium.
 "use strict";
@@ -11,8 +14,9 @@ const path = require("path");
 const fs = require("fs");
 const { chromium } = require("playwright-core");
 
-const [page_, outDir, widthArg] = process.argv.slice(2);
+const [page_, outDir, widthArg, maxArg] = process.argv.slice(2);
 const width = parseInt(widthArg || "960", 10);
+const maxSlides = maxArg ? parseInt(maxArg, 10) : Infinity;
 if (!page_ || !outDir) {
   console.error("usage: node shoot.js PAGE.html OUT_DIR [WIDTH]");
   process.exit(2);
@@ -21,7 +25,8 @@ const url = "file://" + path.resolve(page_);
 fs.mkdirSync(outDir, { recursive: true });
 
 const CHROME_CSS = `
-  .pptx-bar, .pptx-rail, .pptx-notes, .pptx-hidden-badge, .pptx-warnings, body > header { display: none !important; }
+  .pptx-js .pptx-rail { position: fixed !important; left: -20000px !important; top: 0 !important; width: 200px !important; height: 600px !important; }
+  .pptx-bar, .pptx-notes, .pptx-hidden-badge, .pptx-warnings, body > header { display: none !important; }
   html, body { margin: 0 !important; background: #fff !important; }
   .pptx.pptx-js { display: block !important; height: auto !important; min-height: 0 !important; }
   .pptx-js .pptx-slides { container-type: normal !important; overflow: visible !important; }
@@ -52,7 +57,8 @@ const CHROME_CSS = `
       return;
     }
     await page.addStyleTag({ content: CHROME_CSS });
-    for (let n = 1; n <= count; n++) {
+    const last = Math.min(count, maxSlides);
+    for (let n = 1; n <= last; n++) {
       await page.evaluate((n) => { window.location.hash = "#slide-" + n; }, n);
       await page.waitForFunction(
         (n) => {
@@ -73,7 +79,7 @@ const CHROME_CSS = `
       const file = path.join(outDir, "slide-" + String(n).padStart(3, "0") + ".png");
       await stage.screenshot({ path: file, animations: "disabled" });
     }
-    console.log(JSON.stringify({ slides: count }));
+    console.log(JSON.stringify({ slides: last, total: count }));
   } finally {
     await browser.close();
   }

@@ -27,6 +27,7 @@ pub mod ns;
 pub mod package;
 pub mod pptx;
 pub mod relationships;
+pub mod smartart;
 pub mod xlsx;
 pub mod xml;
 

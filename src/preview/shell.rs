@@ -249,6 +249,7 @@ fn document_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
             // Tracked changes render as <ins>/<del>; the toggle is offered only when the
             // document has some.
             let has_revisions = body.contains("<ins") || body.contains("<del");
+            let has_comments = body.contains("class=\"docx-comments\"");
             let mut out = String::with_capacity(body.len() + 512);
             let mut bar = String::new();
             if doc.has_macros {
@@ -257,9 +258,15 @@ fn document_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
             for warning in doc.warnings.iter().take(3) {
                 let _ = write!(bar, "<span class=\"plain-note\">{}</span>", escape(warning));
             }
-            if has_revisions {
+            if has_revisions || has_comments {
                 bar.push_str("<span class=\"spacer\"></span>");
+            }
+            // The classes land on #docx-root; shell.css scopes their rules to it.
+            if has_revisions {
                 bar.push_str("<button type=\"button\" class=\"class-toggle\" data-target=\"docx-root\" data-class=\"docx-hide-revisions\" data-pressed-when=\"absent\" aria-pressed=\"true\">Tracked changes</button>");
+            }
+            if has_comments {
+                bar.push_str("<button type=\"button\" class=\"class-toggle\" data-target=\"docx-root\" data-class=\"docx-hide-comments\" data-pressed-when=\"absent\" aria-pressed=\"true\">Comments</button>");
             }
             if !bar.is_empty() {
                 let _ = write!(out, "<div class=\"toolbar\">{bar}</div>");

@@ -2,6 +2,11 @@
 
 /// A Word package holding `body` (WordprocessingML with the `m:` namespace declared).
 pub fn docx_with_body(body: &str) -> Vec<u8> {
+    docx_with_parts(body, &[])
+}
+
+/// [`docx_with_body`] plus `extra` parts (name, text), e.g. comments and their relationship.
+pub fn docx_with_parts(body: &str, extra: &[(&str, String)]) -> Vec<u8> {
     use std::io::Write;
     let document = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><w:body>{body}</w:body></w:document>"#
@@ -12,7 +17,7 @@ pub fn docx_with_body(body: &str) -> Vec<u8> {
         ("word/document.xml", document),
     ];
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (name, text) in parts {
+    for (name, text) in parts.into_iter().chain(extra.iter().cloned()) {
         zip.start_file(name, zip::write::SimpleFileOptions::default())
             .unwrap();
         zip.write_all(text.as_bytes()).unwrap();

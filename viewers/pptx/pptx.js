@@ -83,6 +83,7 @@
       var clone = src.cloneNode(true);
       clone.setAttribute("aria-hidden", "true");
       clone.setAttribute("inert", "");
+      uniqueIds(clone, "-thumb");
       view.appendChild(clone);
     }
 
@@ -98,7 +99,16 @@
       if (i > slides.length - 1) i = slides.length - 1;
       if (i === current) return;
       materialise(i);
-      if (current >= 0) {
+      if (current < 0) {
+        // The page marks slide 1 current so that it shows without script; the first
+        // slide shown (slide N of a #slide-N link) takes that over.
+        slides.forEach(function (s, k) { if (k !== i) s.classList.remove("is-current"); });
+        thumbs.forEach(function (th, k) {
+          if (k === i) return;
+          th.classList.remove("is-current");
+          th.removeAttribute("aria-current");
+        });
+      } else {
         slides[current].classList.remove("is-current");
         if (thumbs[current]) {
           thumbs[current].classList.remove("is-current");
@@ -221,6 +231,34 @@
     } else {
       finish();
     }
+  }
+
+  // Gives every id inside a thumbnail's clone SUFFIX, and points the clone's references
+  // (url(#id) in attributes, #id in href) at the renamed ids. Without it each SVG gradient,
+  // clip path or marker of a slide would be on the page twice, which is invalid, and
+  // url(#id) would resolve to the rail's copy: hidden or scrolled away, the slide's shapes
+  // would then paint empty in Chromium.
+  function uniqueIds(clone, suffix) {
+    var named = clone.querySelectorAll("[id]");
+    if (!named.length) return;
+    var map = Object.create(null);
+    Array.prototype.forEach.call(named, function (el) {
+      map[el.id] = el.id + suffix;
+      el.id = map[el.id];
+    });
+    var urlRef = /url\(\s*(['"]?)#([^'")\s]+)\1\s*\)/g;
+    var all = [clone].concat(Array.prototype.slice.call(clone.querySelectorAll("*")));
+    all.forEach(function (el) {
+      Array.prototype.forEach.call(el.attributes, function (attr) {
+        var v = attr.value;
+        if (v.indexOf("#") < 0) return;
+        var nv = v.replace(urlRef, function (m, q, id) {
+          return map[id] ? "url(#" + map[id] + ")" : m;
+        });
+        if (attr.localName === "href" && nv.charAt(0) === "#" && map[nv.slice(1)]) nv = "#" + map[nv.slice(1)];
+        if (nv !== v) attr.value = nv;
+      });
+    });
   }
 
   // The slide number a #slide-N fragment names in this deck (0 when it names none).

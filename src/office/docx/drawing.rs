@@ -115,10 +115,7 @@ impl Parser<'_, '_> {
                     }));
                 }
                 (Ns::C, "chart") => out.push(self.chart(c, frame)),
-                (Ns::Dgm, "relIds") => out.push(Inline::Placeholder(Placeholder {
-                    kind: "diagram".to_owned(),
-                    label: "Diagram (SmartArt)".to_owned(),
-                })),
+                (Ns::Dgm, "relIds") => out.push(self.diagram(c, frame.width, frame.height)),
                 (Ns::Wpg, "wgp" | "grpSp") => {
                     let inner = Frame {
                         group_scale: Some(group_scale(c, frame.group_scale)),

@@ -14,6 +14,7 @@ mod layout;
 mod numbering;
 mod parse;
 mod props;
+mod smartart;
 mod styles;
 mod tables;
 mod tabs;

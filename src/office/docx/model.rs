@@ -545,6 +545,8 @@ pub enum Inline {
     Placeholder(Placeholder),
     /// A chart, drawn by the shared chart engine at the frame's size.
     Chart(ChartFrame),
+    /// A SmartArt graphic drawn from its parts.
+    Diagram(crate::office::smartart::Diagram),
     /// A hyperlink around inlines.
     Hyperlink {
         /// Where it leads.
@@ -1063,6 +1065,12 @@ pub fn inlines_text(inlines: &[Inline], out: &mut String) {
             | Inline::Deleted { children, .. } => inlines_text(children, out),
             Inline::NoteReference { label, .. } => out.push_str(label),
             Inline::Math(m) => out.push_str(&m.text()),
+            Inline::Diagram(d) => {
+                for t in d.shapes.iter().flat_map(|s| &s.text) {
+                    out.push_str(t);
+                    out.push('\n');
+                }
+            }
             Inline::Image(_)
             | Inline::Placeholder(_)
             | Inline::Chart(_)

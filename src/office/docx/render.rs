@@ -1115,6 +1115,7 @@ impl<'d> Renderer<'d, '_> {
                 self.out.push_str("</span>");
             }
             Inline::Chart(c) => self.chart(c),
+            Inline::Diagram(d) => self.out.push_str(&crate::office::smartart::render::svg(d)),
             Inline::Placeholder(p) => {
                 self.out
                     .push_str("<span class=\"docx-placeholder\" role=\"img\" aria-label=\"");

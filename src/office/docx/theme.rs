@@ -109,6 +109,11 @@ impl ThemeColors {
         self.slots.iter().find(|(s, _)| s == slot).map(|(_, c)| *c)
     }
 
+    /// The colour of a DrawingML scheme slot (`accent1`, `lt1`, `dk1` …), for SmartArt.
+    pub(crate) fn scheme_rgb(&self, slot: &str) -> Option<[u8; 3]> {
+        self.slot(slot).map(Color::channels)
+    }
+
     /// The colour of one attribute group of `el`: the theme slot (tinted or shaded) when
     /// the theme defines it, else the literal hex value.
     pub fn resolve(&self, el: Element<'_>, attrs: &ColorAttrs) -> Option<Color> {

@@ -294,7 +294,7 @@ fn to_srgb(c: f64) -> f64 {
 }
 
 /// RGB (0–1) to hue (degrees), saturation and lightness (0–1).
-fn rgb_to_hsl(r: f64, g: f64, b: f64) -> (f64, f64, f64) {
+pub(crate) fn rgb_to_hsl(r: f64, g: f64, b: f64) -> (f64, f64, f64) {
     let max = r.max(g).max(b);
     let min = r.min(g).min(b);
     let l = (max + min) / 2.0;
@@ -317,7 +317,8 @@ fn rgb_to_hsl(r: f64, g: f64, b: f64) -> (f64, f64, f64) {
     (h * 60.0, s, l)
 }
 
-fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (f64, f64, f64) {
+/// Hue (degrees), saturation and lightness (0–1) to RGB (0–1).
+pub(crate) fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (f64, f64, f64) {
     let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
     let hp = h.rem_euclid(360.0) / 60.0;
     let x = c * (1.0 - (hp.rem_euclid(2.0) - 1.0).abs());

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::office::relationships::{RelTarget, Relationships};
+use crate::office::smartart;
 use crate::office::xml::{Element, XmlDoc};
 use crate::office::{Ns, OfficeError, OfficeErrorKind, OfficeLimits, OfficePackage, OfficeResult};
 
@@ -1378,15 +1379,17 @@ impl Parser<'_, '_> {
                     _ => None,
                 })
         };
-        let data = part_of(ids.attr(Ns::R, "dm"))
-            .filter(|p| self.package.has_part(p))
-            .and_then(|p| match tolerate(self.package.read_xml(&p, UNDERSTOOD)) {
-                Ok(d) => d,
-                Err(e) => {
-                    self.fatal.get_or_insert(e);
-                    None
-                }
-            });
+        let data_part = part_of(ids.attr(Ns::R, "dm")).filter(|p| self.package.has_part(p));
+        let data =
+            data_part
+                .as_ref()
+                .and_then(|p| match tolerate(self.package.read_xml(p, UNDERSTOOD)) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        self.fatal.get_or_insert(e);
+                        None
+                    }
+                });
         let Some(data) = data else {
             return ShapeKind::Embedded(Embedded {
                 kind: "diagram".to_owned(),
@@ -1395,12 +1398,12 @@ impl Parser<'_, '_> {
             });
         };
         // The data part names the drawing through a slide relationship.
-        let drawing = data
-            .root()
-            .descendants()
-            .find(|e| e.name() == "dataModelExt")
-            .and_then(|e| part_of(e.attr(Ns::None, "relId")))
-            .filter(|p| self.package.has_part(p));
+        let drawing = smartart::drawing_part(
+            data.root(),
+            data_part.as_deref().unwrap_or_default(),
+            own.rels,
+        )
+        .filter(|p| self.package.has_part(p));
         if let Some(part) = drawing {
             match tolerate(self.package.read_xml(&part, UNDERSTOOD)) {
                 Ok(Some(doc)) => {
@@ -1413,6 +1416,21 @@ impl Parser<'_, '_> {
                     self.fatal.get_or_insert(e);
                 }
             }
+        }
+        // No drawing part: the data model's text nodes in previewd's own boxes.
+        let accent = env
+            .colors
+            .scheme_color("accent1")
+            .unwrap_or(Color::rgb(0x4472C4));
+        let boxes = smartart::layout::layout(
+            &smartart::parse::data_tree(data.root()),
+            frame.width as f64 / 12_700.0,
+            frame.height as f64 / 12_700.0,
+            [accent.r, accent.g, accent.b],
+        );
+        if !boxes.is_empty() {
+            let children = smartart::pptx::shapes(&boxes, frame);
+            return ShapeKind::Group(Group { children });
         }
         let mut label = "Diagram (SmartArt)".to_owned();
         let mut count = 0;

@@ -1,0 +1,68 @@
+# Shared by run.sh, run_corpus.sh and run_docx.sh (sourced, not run): setup of the tools,
+# the previewd binary and the renderer versions line. Expects HERE, ROOT and WORK set.
+
+# The Python with scikit-image, Pillow and numpy (PYTHON=path/to/venv/bin/python to choose).
+PYTHON=${PYTHON:-python3}
+
+say() { echo "fidelity: $*" >&2; }
+
+# Installs what is missing (idempotent); NO_SETUP=1 skips it. Needs root for apt.
+fidelity_setup() {
+    if [ "${NO_SETUP:-}" != 1 ]; then
+        local need_apt=()
+        command -v soffice >/dev/null || need_apt+=(libreoffice-impress-nogui libreoffice-writer-nogui)
+        command -v pdftoppm >/dev/null || need_apt+=(poppler-utils)
+        fc-list | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
+        fc-list | grep -qi 'liberation sans' || need_apt+=(fonts-liberation)
+        [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+        if [ ${#need_apt[@]} -gt 0 ]; then
+            say "apt-get install ${need_apt[*]}"
+            apt-get update -qq
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >&2
+            fc-cache -f >/dev/null
+        fi
+        "$PYTHON" -c 'import skimage, PIL, numpy' 2>/dev/null ||
+            "$PYTHON" -m pip install --quiet scikit-image pillow numpy >&2
+        if [ ! -f "$WORK/node/node_modules/playwright-core/package.json" ]; then
+            npm install --prefix "$WORK/node" --no-audit --no-fund --silent playwright-core@1 >&2
+        fi
+    fi
+    export NODE_PATH="$WORK/node/node_modules"
+}
+
+# Sets PREVIEWD: the given binary, else a fresh release build of this checkout.
+fidelity_previewd() {
+    if [ -z "${PREVIEWD:-}" ]; then
+        (cd "$ROOT" && cargo build --release --quiet --bin previewd)
+        PREVIEWD=$ROOT/target/release/previewd
+    fi
+}
+
+# One line naming every renderer, for the report.
+fidelity_versions() {
+    # FIDELITY_LABEL names the binary when it is not this checkout's (e.g. main's build).
+    printf 'previewd %s; %s; %s; %s' \
+        "${FIDELITY_LABEL:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')}" \
+        "$(/usr/bin/chromium --version 2>/dev/null | head -n 1 | sed 's/ built on.*//')" \
+        "$(soffice --version | head -n 1 | cut -d' ' -f1-2)" \
+        "$(pdftoppm -v 2>&1 | head -n 1)"
+}
+
+# Converts the given files to PDF in one LibreOffice process, into OUTDIR, with FILTER.
+# Files whose PDF is already there are skipped when KEEP_LO=1 (the default of the corpus
+# scripts), so a re-run renders only previewd's side.
+fidelity_soffice() {
+    local outdir=$1 filter=$2
+    shift 2
+    local todo=() f base
+    for f in "$@"; do
+        base=$(basename "${f%.*}")
+        if [ "${KEEP_LO:-1}" = 1 ] && [ -s "$outdir/$base.pdf" ]; then continue; fi
+        todo+=("$f")
+    done
+    mkdir -p "$outdir"
+    [ ${#todo[@]} -gt 0 ] || { say "LibreOffice: all ${#} PDFs cached in $outdir"; return 0; }
+    say "LibreOffice: converting ${#todo[@]} file(s)"
+    timeout "${LO_TIMEOUT:-3600}" soffice -env:UserInstallation="file://$WORK/lo-profile" --headless \
+        --convert-to "$filter" --outdir "$outdir" "${todo[@]}" >>"$outdir/../soffice.log" 2>&1 || true
+}
