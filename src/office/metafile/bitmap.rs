@@ -224,7 +224,7 @@ impl Header {
         match self.bit_count {
             1 => from_palette(usize::from(line[x / 8] >> (7 - x % 8) & 1)),
             4 => from_palette(usize::from(
-                line[x / 2] >> (if x % 2 == 0 { 4 } else { 0 }) & 0xF,
+                line[x / 2] >> (if x.is_multiple_of(2) { 4 } else { 0 }) & 0xF,
             )),
             8 => from_palette(usize::from(line[x])),
             16 => {

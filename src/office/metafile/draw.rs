@@ -653,7 +653,7 @@ impl Canvas {
             self.extent.add(m.apply(corner.0, corner.1));
         }
         let markup = format!(
-            "<image href=\"{}\" width=\"1\" height=\"1\" preserveAspectRatio=\"none\" transform=\"matrix({} {} {} {} {} {})\"{}/>",
+            "<image href=\"{}\" width=\"1\" height=\"1\" preserveAspectRatio=\"none\" transform=\"matrix({} {} {} {} {} {})\"/>",
             escape(&bmp.uri),
             num6(m.a),
             num6(m.b),
@@ -661,9 +661,9 @@ impl Canvas {
             num6(m.d),
             num(m.e),
             num(m.f),
-            self.clip_attr()
         );
-        self.out.draw(&markup)
+        let clip = self.dc.clip.clone();
+        self.out.draw(&clipped(markup, clip.as_deref()))
     }
 
     // ----- text --------------------------------------------------------------------------
@@ -813,16 +813,11 @@ impl Canvas {
             " fill=\"{}\" xml:space=\"preserve\"",
             self.dc.text_color.hex()
         );
-        match text_clip.as_ref().or(self.dc.clip.as_ref()) {
-            Some(id) => {
-                let _ = write!(s, " clip-path=\"url(#{id})\"");
-            }
-            None => {}
-        }
         s.push('>');
         s.push_str(&escape(&chars));
         s.push_str("</text>");
-        self.out.draw(&s)
+        let clip = text_clip.or_else(|| self.dc.clip.clone());
+        self.out.draw(&clipped(s, clip.as_deref()))
     }
 
     // ----- clipping --------------------------------------------------------------------
@@ -939,6 +934,15 @@ impl Canvas {
             self.dc.clip = Some(self.clip_shape(&p, evenodd, intersect)?);
         }
         Ok(())
+    }
+}
+
+/// `markup` clipped by `clip`. A clip on a transformed element would be read in the
+/// element's own (transformed) units, so the clip goes on a group around it instead.
+fn clipped(markup: String, clip: Option<&str>) -> String {
+    match clip {
+        Some(id) => format!("<g clip-path=\"url(#{id})\">{markup}</g>"),
+        None => markup,
     }
 }
 

@@ -66,12 +66,9 @@ pub fn convert(bytes: &[u8], limits: &MetafileLimits) -> Result<Svg, MetafileErr
 
     let mut canvas = Canvas::new(limits, px_per_mm);
     let mut at = header_size;
-    loop {
-        let (Some(kind), Some(len)) = (head.u32(at), head.u32(at + 4)) else {
-            break;
-        };
+    while let (Some(kind), Some(len)) = (head.u32(at), head.u32(at + 4)) {
         let len = len as usize;
-        if len < 8 || len % 4 != 0 || at + len > bytes.len() {
+        if len < 8 || !len.is_multiple_of(4) || at + len > bytes.len() {
             // A cut or lying record: stop here and show what was drawn, if anything.
             if canvas.out.drawn == 0 {
                 return Err(MetafileError::Damaged("record size"));

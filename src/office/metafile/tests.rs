@@ -10,7 +10,7 @@ fn le(v: &[i32]) -> Vec<u8> {
 /// One EMF record: type, size, body padded to four bytes.
 fn rec(kind: u32, body: &[u8]) -> Vec<u8> {
     let mut b = body.to_vec();
-    while b.len() % 4 != 0 {
+    while !b.len().is_multiple_of(4) {
         b.push(0);
     }
     let mut r = kind.to_le_bytes().to_vec();
@@ -555,4 +555,25 @@ fn sweep_folder() {
             Err(e) => println!("ERR {} {e}", p.display()),
         }
     }
+}
+
+#[test]
+fn clipped_text_and_images_are_clipped_by_a_group_in_device_units() {
+    let out = svg(&emf(&[
+        rec(30, &le(&[0, 0, 50, 50])),
+        text_record(10, 40, "clip", None),
+        stretch_dibits(
+            [10, 20, 40, 20],
+            &info(2, 1, 24),
+            &[0, 0, 255, 0, 255, 0, 0, 0],
+        ),
+    ]));
+    // The clip's coordinates would move with the element's own transform, so the
+    // clip sits on a group around the transformed element.
+    assert!(
+        out.contains("<g clip-path=\"url(#c1)\"><text transform=\"translate(10 40)\""),
+        "{out}"
+    );
+    assert!(out.contains("<g clip-path=\"url(#c1)\"><image "), "{out}");
+    assert!(!out.contains("xml:space=\"preserve\" clip-path"), "{out}");
 }

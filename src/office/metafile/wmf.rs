@@ -48,10 +48,7 @@ pub fn convert(bytes: &[u8], limits: &MetafileLimits) -> Result<Svg, MetafileErr
     let mut canvas = Canvas::new(limits, (1.0, 1.0));
     canvas.logical_device = true;
     let mut window: Option<((f64, f64), (f64, f64))> = None;
-    loop {
-        let (Some(words), Some(function)) = (head.u32(at), head.u16(at + 4)) else {
-            break;
-        };
+    while let (Some(words), Some(function)) = (head.u32(at), head.u16(at + 4)) {
         let len = (words as usize).saturating_mul(2);
         if len < 6 || at + len > bytes.len() {
             // A cut or lying record: stop here and show what was drawn, if anything.
