@@ -530,33 +530,6 @@ fn real_pictures_convert_to_drawings() {
     }
 }
 
-/// Converts every metafile in `$METAFILE_SWEEP` (a scratch folder) and prints a line per
-/// file; run by hand with `--ignored` to survey a corpus.
-#[test]
-#[ignore]
-fn sweep_folder() {
-    let Ok(dir) = std::env::var("METAFILE_SWEEP") else {
-        panic!("set METAFILE_SWEEP");
-    };
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    names.sort();
-    for p in names {
-        let bytes = std::fs::read(&p).unwrap();
-        match to_svg(&bytes, &MetafileLimits::default()) {
-            Ok(svg) => {
-                let out = p.with_extension("svg");
-                std::fs::write(&out, &svg.text).unwrap();
-                println!("OK {} {} bytes", p.display(), svg.text.len());
-            }
-            Err(e) => println!("ERR {} {e}", p.display()),
-        }
-    }
-}
-
 #[test]
 fn clipped_text_and_images_are_clipped_by_a_group_in_device_units() {
     let out = svg(&emf(&[

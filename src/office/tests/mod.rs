@@ -5,6 +5,7 @@ mod docx_corpus;
 mod docx_features;
 mod docx_render;
 mod hostile;
+mod metafile_pictures;
 mod package_corpus;
 mod pptx_corpus;
 mod pptx_features;
