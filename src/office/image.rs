@@ -26,9 +26,9 @@ pub enum ImageFormat {
     Gif,
     /// Windows bitmap.
     Bmp,
-    /// Enhanced metafile (vector; shown as a placeholder).
+    /// Enhanced metafile (vector; served converted to SVG by `office::metafile`).
     Emf,
-    /// Windows metafile (vector; shown as a placeholder).
+    /// Windows metafile (vector; served converted to SVG by `office::metafile`).
     Wmf,
     /// TIFF (browsers do not show it; placeholder).
     Tiff,
@@ -54,7 +54,8 @@ impl ImageFormat {
         }
     }
 
-    /// Whether browsers display this format in an `<img>` (others become placeholders).
+    /// Whether browsers display this format in an `<img>` as it is (EMF and WMF are
+    /// displayable only once converted; others become placeholders).
     pub fn is_web_displayable(self) -> bool {
         matches!(
             self,

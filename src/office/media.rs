@@ -20,7 +20,8 @@ pub struct MediaPart {
     /// Pixel size from the header, for raster formats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pixels: Option<(u32, u32)>,
-    /// Whether a browser can show it (PNG, JPEG, GIF, BMP, WebP); others are placeholders.
+    /// Whether a browser can show it (PNG, JPEG, GIF, BMP, WebP, and EMF/WMF pictures that
+    /// convert to SVG, which the media route serves instead); others are placeholders.
     pub displayable: bool,
 }
 
@@ -72,12 +73,16 @@ impl MediaCatalog {
             Err(e) if degradable(&e) => (None, None, Ok(())),
             Err(e) => (None, None, Err(e)),
         };
+        let displayable = match format {
+            Some(ImageFormat::Emf | ImageFormat::Wmf) => converts(package, part),
+            f => f.is_some_and(|f| f.is_web_displayable()),
+        };
         self.index.insert(part.to_owned(), self.parts.len());
         self.parts.push(MediaPart {
             part: part.to_owned(),
             format,
             pixels,
-            displayable: format.is_some_and(|f| f.is_web_displayable()),
+            displayable,
         });
         result
     }
@@ -85,5 +90,20 @@ impl MediaCatalog {
     /// The recorded parts, in the order they were first seen.
     pub fn into_parts(self) -> Vec<MediaPart> {
         self.parts
+    }
+}
+
+/// Whether a metafile part converts to SVG (it is then served converted). A part that
+/// cannot be read or converted keeps its placeholder instead of failing the document.
+fn converts(package: &OfficePackage<'_>, part: &str) -> bool {
+    let Ok(bytes) = package.read_part(part) else {
+        return false;
+    };
+    match super::metafile::to_svg(&bytes, &super::metafile::MetafileLimits::default()) {
+        Ok(_) => true,
+        Err(e) => {
+            tracing::debug!(part = ?part, error = %e, "metafile shown as a placeholder");
+            false
+        }
     }
 }

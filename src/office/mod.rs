@@ -22,6 +22,7 @@ pub mod image;
 pub mod limits;
 pub mod math;
 pub mod media;
+pub mod metafile;
 pub mod names;
 pub mod ns;
 pub mod package;

@@ -146,7 +146,7 @@ pub fn all_media(
     Ok(media_parts(model)
         .into_iter()
         .filter_map(|part| {
-            let data = package.read_part(&part).ok()?;
+            let data = web_bytes(package.read_part(&part).ok()?);
             let mime = crate::office::image::sniff_image(&data)
                 .map(|h| h.format.mime())
                 .unwrap_or("application/octet-stream");
@@ -166,9 +166,15 @@ pub fn media(
         return Err(Error::not_found("no such media part"));
     }
     let package = OfficePackage::open(bytes, limits).map_err(office_error)?;
-    let data = package.read_part(part).map_err(office_error)?;
+    let data = web_bytes(package.read_part(part).map_err(office_error)?);
     let mime = crate::office::image::sniff_image(&data)
         .map(|h| h.format.mime())
         .unwrap_or("application/octet-stream");
     Ok((data, mime))
+}
+
+/// A media part's bytes as a browser takes them: EMF and WMF pictures converted to SVG
+/// (the model only lists them as displayable when they convert).
+fn web_bytes(data: Vec<u8>) -> Vec<u8> {
+    crate::office::metafile::web_image(&data).unwrap_or(data)
 }

@@ -353,7 +353,8 @@ pub async fn media(
     Ok(with_type(
         state.inflight.body(bytes)?,
         mime,
-        Some("sandbox; default-src 'none'; style-src 'unsafe-inline'"),
+        // `img-src data:`: the bitmaps inside a converted EMF/WMF picture.
+        Some("sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'"),
     ))
 }
 

@@ -627,6 +627,29 @@ impl Parser<'_, '_> {
         }
     }
 
+    /// The preview picture of a PowerPoint 2007 OLE object, which sits in the slide's VML
+    /// drawing part: the `v:shape` whose id is the object's `spid`. `None` when that part
+    /// is missing or unreadable (the object keeps its label).
+    fn ole_vml_preview(&mut self, rels: &Relationships, spid: &str) -> Option<ImageSource> {
+        const VML: &str =
+            "http://schemas.openxmlformats.org/officeDocument/2006/relationships/vmlDrawing";
+        let part = self
+            .package
+            .canonical_name(rels.part_of_type(VML)?)?
+            .to_owned();
+        let doc = self.package.read_xml(&part, UNDERSTOOD).ok()?;
+        let shape = doc.root().descendants().find(|e| {
+            e.is(Ns::V, "shape")
+                && (e.attr(Ns::None, "id") == Some(spid) || e.attr(Ns::O, "spid") == Some(spid))
+        })?;
+        let data = shape.descendants().find(|e| e.is(Ns::V, "imagedata"))?;
+        let id = data
+            .attr(Ns::O, "relid")
+            .or_else(|| data.attr(Ns::R, "id"))?;
+        let vml_rels = self.package.relationships(&part).ok()?;
+        Some(self.image(&vml_rels, id))
+    }
+
     // ----- slides --------------------------------------------------------------------
 
     fn slide(&mut self, shared: &Shared<'_>, number: usize, part: &str) -> OfficeResult<Slide> {
@@ -1346,7 +1369,8 @@ impl Parser<'_, '_> {
                     let rels = own.rels;
                     let mut images = |id: &str| self.image(rels, id);
                     blip(b, &mut images).0
-                });
+                })
+                .or_else(|| self.ole_vml_preview(own.rels, ole.attr(Ns::None, "spid")?));
             return ShapeKind::Embedded(Embedded {
                 kind: "oleObject".to_owned(),
                 label: match prog {

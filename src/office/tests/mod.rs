@@ -7,6 +7,7 @@ mod docx_features;
 mod docx_layout;
 mod docx_render;
 mod hostile;
+mod metafile_pictures;
 mod package_corpus;
 mod pptx_corpus;
 mod pptx_features;
