@@ -55,6 +55,7 @@ pub fn shapes(boxes: &[DiagramShape], frame: &Frame) -> Vec<Shape> {
                         caps: None,
                         spacing: 0.0,
                         link: None,
+                        shadow: None,
                     }],
                     end_size: b.font_size,
                 })
@@ -76,6 +77,7 @@ pub fn shapes(boxes: &[DiagramShape], frame: &Frame) -> Vec<Shape> {
                 },
                 placeholder: None,
                 link: None,
+                effects: Default::default(),
                 kind: ShapeKind::Shape(AutoShape {
                     geometry: Geometry::Preset {
                         name: b.geometry.clone(),
