@@ -187,10 +187,30 @@ pub fn font_plan(
     if !matches!(model, OfficeModel::Docx(_) | OfficeModel::Pptx(_)) {
         return FontPlan::default();
     }
-    let fonts = OfficePackage::open(bytes, limits)
-        .map(|p| document_fonts(&p))
-        .unwrap_or_default();
-    FontPlan::new(&fonts, sources)
+    let Ok(package) = OfficePackage::open(bytes, limits) else {
+        return FontPlan::new(&Default::default(), sources);
+    };
+    let fonts = document_fonts(&package);
+    // Only faces that can be served are declared: a declared face whose URL fails would
+    // hide the installed font of that name (PowerPoint's MicroType Express fonts).
+    let urls: std::collections::HashMap<usize, String> = match sources.embedded {
+        Some(prefix) => fonts
+            .embedded
+            .iter()
+            .enumerate()
+            .filter(|(_, face)| crate::office::fonts::embedded::load(&package, face).is_some())
+            .map(|(i, _)| (i, format!("{prefix}{i}")))
+            .collect(),
+        None => Default::default(),
+    };
+    FontPlan::new(
+        &fonts,
+        &crate::office::fonts::FontSources {
+            embedded: None,
+            embedded_urls: &urls,
+            ..*sources
+        },
+    )
 }
 
 /// Embedded face `index` of a DOCX or PPTX snapshot, de-obfuscated and unwrapped.
