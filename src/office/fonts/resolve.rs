@@ -227,7 +227,7 @@ fn rule(lower: &str) -> Option<Rule> {
             Serif,
         ),
         "georgia" | "constantia" | "garamond" | "century schoolbook" | "bookman old style" => {
-            Rule::Alike(&["Liberation Serif", "DejaVu Serif"], Serif)
+            Rule::Alike(SERIF, Serif)
         }
         "segoe ui"
         | "segoe ui light"
