@@ -135,7 +135,7 @@ impl FontCatalog {
         let all: Vec<&CatalogFace> = self
             .faces
             .iter()
-            .filter(|f| f.aliases.iter().any(|a| *a == lower))
+            .filter(|f| f.aliases.contains(&lower))
             .collect();
         let mut out: Vec<&CatalogFace> = Vec::new();
         for (want, italic) in [(400u16, false), (700, false), (400, true), (700, true)] {

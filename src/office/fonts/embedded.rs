@@ -325,4 +325,47 @@ mod tests {
         compressed.extend_from_slice(font);
         assert_eq!(unwrap_eot(&compressed), None);
     }
+
+    #[test]
+    fn a_deck_lists_its_embedded_faces_and_only_readable_ones_load() {
+        use crate::office::tests::support::ZipBuilder;
+        let mut compressed = vec![0u8; 82];
+        compressed[0..4].copy_from_slice(&(82u32 + 4).to_le_bytes());
+        compressed[4..8].copy_from_slice(&4u32.to_le_bytes());
+        compressed[12..16].copy_from_slice(&5u32.to_le_bytes());
+        compressed[34..36].copy_from_slice(&[0x4C, 0x50]);
+        compressed.extend_from_slice(b"\0\x01\0\0");
+        let rel = |id: &str, target: &str| {
+            format!("<Relationship Id=\"{id}\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/font\" Target=\"{target}\"/>")
+        };
+        let deck = ZipBuilder::new()
+            .file("[Content_Types].xml", r#"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="fntdata" ContentType="application/x-fontdata"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/></Types>"#)
+            .file("_rels/.rels", r#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>"#)
+            .file("ppt/_rels/presentation.xml.rels", format!("<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">{}{}</Relationships>", rel("rId7", "fonts/font1.fntdata"), rel("rId8", "fonts/font2.fntdata")))
+            .file("ppt/presentation.xml", r#"<?xml version="1.0"?><p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><p:embeddedFontLst><p:embeddedFont><p:font typeface="Deck Face" panose="020F0502020204030204" pitchFamily="34" charset="0"/><p:regular r:id="rId7"/><p:bold r:id="rId8"/></p:embeddedFont></p:embeddedFontLst></p:presentation>"#)
+            .file("ppt/fonts/font1.fntdata", MONO)
+            .file("ppt/fonts/font2.fntdata", &compressed)
+            .finish();
+        let package = OfficePackage::open(&deck, &crate::office::OfficeLimits::default()).unwrap();
+        let fonts = document_fonts(&package);
+        assert_eq!(fonts.named.len(), 1);
+        assert_eq!(fonts.named[0].name, "Deck Face");
+        assert_eq!(fonts.named[0].hints.class, Some(FontClass::Swiss));
+        assert_eq!(
+            fonts
+                .embedded
+                .iter()
+                .map(|e| (e.part.as_str(), e.bold))
+                .collect::<Vec<_>>(),
+            [
+                ("ppt/fonts/font1.fntdata", false),
+                ("ppt/fonts/font2.fntdata", true)
+            ]
+        );
+        assert_eq!(load(&package, &fonts.embedded[0]).unwrap().data, MONO);
+        assert!(
+            load(&package, &fonts.embedded[1]).is_none(),
+            "MicroType Express is not unpacked"
+        );
+    }
 }
