@@ -6,7 +6,8 @@
 //! part is obfuscated (ECMA-376 Part 1, 17.8.1): the first 32 bytes are XORed with the
 //! GUID's 16 bytes taken from its hex string read backwards, pair by pair.
 //!
-//! PPTX: `p:embeddedFontLst` in the presentation part names each face's `.fntdata` part.
+//! PPTX: the theme fonts (`a:fontScheme`) are the named fonts, and `p:embeddedFontLst` in
+//! the presentation part names each embedded face's `.fntdata` part.
 //! Those are Embedded OpenType files; PowerPoint writes them MicroType Express compressed
 //! (every one in the real corpus), which previewd does not decompress: such a face is not
 //! served and the font falls back to its resolved stack. An uncompressed EOT (optionally
@@ -170,8 +171,52 @@ fn docx_fonts(package: &OfficePackage<'_>, main: &str) -> DocumentFonts {
     out
 }
 
+/// The theme fonts of a deck (`a:majorFont`/`a:minorFont`, Latin and East Asian), which
+/// most of its text is set in.
+fn theme_fonts(package: &OfficePackage<'_>, out: &mut DocumentFonts) {
+    let themes: Vec<String> = package
+        .part_names()
+        .filter(|n| n.starts_with("ppt/theme/") && n.ends_with(".xml"))
+        .take(16)
+        .map(str::to_owned)
+        .collect();
+    for part in themes {
+        let Ok(xml) = package.read_xml(&part, &[]) else {
+            continue;
+        };
+        let Some(scheme) = xml.root().find(Ns::A, "fontScheme") else {
+            continue;
+        };
+        for collection in ["majorFont", "minorFont"] {
+            let Some(fonts) = scheme.child(Ns::A, collection) else {
+                continue;
+            };
+            for script in ["latin", "ea"] {
+                let Some(face) = fonts.child(Ns::A, script) else {
+                    continue;
+                };
+                let Some(name) = face.attr_local("typeface").filter(|n| !n.trim().is_empty())
+                else {
+                    continue;
+                };
+                if out.named.iter().any(|f| f.name == name) {
+                    continue;
+                }
+                out.named.push(NamedFont {
+                    name: name.to_owned(),
+                    hints: FontHints::from_drawingml(
+                        face.attr_local("pitchFamily"),
+                        face.attr_local("panose"),
+                    ),
+                });
+            }
+        }
+    }
+}
+
 fn pptx_fonts(package: &OfficePackage<'_>, main: &str) -> DocumentFonts {
     let mut out = DocumentFonts::default();
+    theme_fonts(package, &mut out);
     let Ok(xml) = package.read_xml(main, &[]) else {
         return out;
     };
@@ -186,6 +231,8 @@ fn pptx_fonts(package: &OfficePackage<'_>, main: &str) -> DocumentFonts {
         let Some(name) = font.attr_local("typeface") else {
             continue;
         };
+        // The embedded list's entry is more precise than the theme's: it replaces it.
+        out.named.retain(|f| f.name != name);
         out.named.push(NamedFont {
             name: name.to_owned(),
             hints: FontHints::from_drawingml(
@@ -343,14 +390,22 @@ mod tests {
             .file("_rels/.rels", r#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>"#)
             .file("ppt/_rels/presentation.xml.rels", format!("<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">{}{}</Relationships>", rel("rId7", "fonts/font1.fntdata"), rel("rId8", "fonts/font2.fntdata")))
             .file("ppt/presentation.xml", r#"<?xml version="1.0"?><p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><p:embeddedFontLst><p:embeddedFont><p:font typeface="Deck Face" panose="020F0502020204030204" pitchFamily="34" charset="0"/><p:regular r:id="rId7"/><p:bold r:id="rId8"/></p:embeddedFont></p:embeddedFontLst></p:presentation>"#)
+            .file("ppt/theme/theme1.xml", r#"<?xml version="1.0"?><a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:themeElements><a:fontScheme name="x"><a:majorFont><a:latin typeface="Deck Face"/><a:ea typeface=""/></a:majorFont><a:minorFont><a:latin typeface="Verdana" pitchFamily="34"/><a:ea typeface="MS Mincho"/></a:minorFont></a:fontScheme></a:themeElements></a:theme>"#)
             .file("ppt/fonts/font1.fntdata", MONO)
             .file("ppt/fonts/font2.fntdata", &compressed)
             .finish();
         let package = OfficePackage::open(&deck, &crate::office::OfficeLimits::default()).unwrap();
         let fonts = document_fonts(&package);
-        assert_eq!(fonts.named.len(), 1);
-        assert_eq!(fonts.named[0].name, "Deck Face");
-        assert_eq!(fonts.named[0].hints.class, Some(FontClass::Swiss));
+        // Theme fonts, then the embedded list's entry (which replaces the theme's).
+        assert_eq!(
+            fonts
+                .named
+                .iter()
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>(),
+            ["Verdana", "MS Mincho", "Deck Face"]
+        );
+        assert_eq!(fonts.named[2].hints.class, Some(FontClass::Swiss));
         assert_eq!(
             fonts
                 .embedded
