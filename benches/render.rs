@@ -35,6 +35,8 @@ fn options() -> ShellOptions {
         html_scripts: true,
         highlight_bytes: Limits::default().highlight_bytes,
         rendered_view_bytes: Limits::default().rendered_view_bytes,
+        fonts: None,
+        office_limits: Default::default(),
     }
 }
 

@@ -3,7 +3,8 @@
 #
 # On a fresh Debian machine it first installs what the tests need: Debian's Chromium for
 # the real-browser tests and the export, poppler-utils (pdfinfo, pdftotext) to check the
-# exported PDFs, Carlito for the PPTX text-layout test, DejaVu Math for equations, and schemathesis
+# exported PDFs, Carlito for the PPTX text-layout test, Caladea, Liberation, DejaVu and Noto CJK
+# for the font resolver's tests, DejaVu Math for equations, and schemathesis
 # (in a venv) for the OpenAPI contract test. Then: formatting, lints, and every test (unit, HTTP over a real
 # listener, real symlinks and FIFOs, the Office corpus, real Chromium).
 set -euo pipefail
@@ -15,6 +16,12 @@ command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 # Carlito (metric twin of Calibri, the Office theme font) for the PPTX layout tests.
 fc-list 2>/dev/null | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
+# The open families of the font resolver's stacks (tests/fonts.rs draws Verdana with DejaVu
+# Sans, Calibri with Carlito, MS Mincho with Noto Serif CJK JP, and serves Caladea and Liberation).
+fc-list 2>/dev/null | grep -qi caladea || need_apt+=(fonts-crosextra-caladea)
+fc-list 2>/dev/null | grep -qi 'Liberation Serif' || need_apt+=(fonts-liberation)
+fc-list 2>/dev/null | grep -qi 'DejaVu Sans' || need_apt+=(fonts-dejavu-core)
+fc-list 2>/dev/null | grep -qi 'Noto Serif CJK' || need_apt+=(fonts-noto-cjk)
 # A font with an OpenType MATH table, for the DOCX equation layout test.
 fc-list 2>/dev/null | grep -qi 'DejaVu Math' || need_apt+=(fonts-dejavu-extra)
 # systemd-analyze, to verify the packaged systemd unit.

@@ -156,6 +156,11 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
                 &RenderOptions {
                     media_urls,
                     standalone: true,
+                    fonts: crate::preview::office::standalone_font_plan(
+                        bytes,
+                        model,
+                        &config.office,
+                    ),
                     ..RenderOptions::default()
                 },
             ),
@@ -166,6 +171,11 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
                     media_urls,
                     standalone: true,
                     script: crate::office::pptx::ViewerScript::Inline,
+                    fonts: crate::preview::office::standalone_font_plan(
+                        bytes,
+                        model,
+                        &config.office,
+                    ),
                     ..crate::office::pptx::RenderOptions::default()
                 },
             ),

@@ -41,6 +41,8 @@ pub struct Config {
     pub diffs: DiffsConfig,
     /// Guards of the Office container (zip) and XML parsers.
     pub office: crate::office::OfficeLimits,
+    /// The machine fonts the Office viewers serve (`/fonts/{id}`).
+    pub fonts: FontsConfig,
     /// Limits of the PDF stage (pages, objects, inflated bytes, pixels, time per page).
     pub pdf: crate::pdf::PdfLimits,
     /// Headless Chromium for the diff PNG/PDF export.
@@ -63,6 +65,7 @@ impl Default for Config {
             work: WorkConfig::default(),
             diffs: DiffsConfig::default(),
             office: crate::office::OfficeLimits::default(),
+            fonts: FontsConfig::default(),
             pdf: crate::pdf::PdfLimits::default(),
             browser: BrowserConfig::default(),
             export: ExportConfig::default(),
@@ -147,6 +150,31 @@ impl Default for SnapshotConfig {
             ttl_seconds: 30 * 60,
             max_count: 256,
             max_bytes: 512 * MIB,
+        }
+    }
+}
+
+/// The machine fonts the Office viewers serve: the metric-compatible open families the
+/// font resolver puts first in a document's stacks (Carlito, Caladea, Liberation, DejaVu,
+/// Noto CJK), so every client lays text out with the same metrics.
+#[derive(Debug, Clone, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct FontsConfig {
+    /// Folders scanned once at start (recursively) for font files; missing ones are
+    /// skipped. Empty: no machine fonts are served (stacks still name them).
+    pub dirs: Vec<PathBuf>,
+    /// Font files larger than this are not served (a CJK collection is ≈ 26 MiB).
+    pub max_font_bytes: u64,
+}
+
+impl Default for FontsConfig {
+    fn default() -> Self {
+        FontsConfig {
+            dirs: vec![
+                PathBuf::from("/usr/share/fonts"),
+                PathBuf::from("/usr/local/share/fonts"),
+            ],
+            max_font_bytes: 32 * MIB,
         }
     }
 }

@@ -348,21 +348,6 @@ async fn calibri_text_is_laid_out_with_the_line_metrics_office_uses() {
     browser.close().await;
 }
 
-/// Rows of the tables on slide 1 of the page: `[stored, drawn]` heights in points, read
-/// from each row's inline height and its box in Chromium.
-const ROW_HEIGHTS: &str = "(function () { var st = document.querySelector('#slide-1 .pptx-stage'); var pt = st.getBoundingClientRect().width / parseFloat(getComputedStyle(st).getPropertyValue('--sw')); return Array.from(document.querySelectorAll('#slide-1 .pptx-tbl')).map(function (t) { return Array.from(t.rows).map(function (r) { var m = /\\*([0-9.]+)\\)/.exec(r.style.height); return [m ? parseFloat(m[1]) : -1, r.getBoundingClientRect().height / pt]; }); }); })()";
-
-#[tokio::test(flavor = "multi_thread")]
-async fn table_rows_keep_their_stored_height_when_the_text_fits() {
-    // ShapeCrawler's table deck: six rows of 370 840 EMU (29.2 pt) with one 18 pt line
-    // each (21.6 pt + 7.2 pt of cell margins), 1 pt borders. PowerPoint draws borders on
-    // the grid lines, so a row is as tall as stored; in CSS a collapsed border adds half
-    // its width to each side of the cell.
-    let s = start(|_| {}).await;
-    let name = "shapecrawler-table-case004.pptx";
-    s.write(name, std::fs::read(format!("{FIXTURES}/{name}")).unwrap());
-    let url = s.preview_ok(name).await["url"]
-
 /// Opened on `#slide-N`, the viewer marks that slide current, and only that one: the page
 /// marks slide 1 current for script-less readers, and both once showed (display: flex),
 /// slide 1 under the target.
@@ -411,20 +396,6 @@ async fn thumbnails_share_no_ids_with_their_slides() {
         .to_string();
     let browser = TestBrowser::launch().await;
     let page = browser.open(&url).await;
-    wait_for(&page, "document.fonts.status === 'loaded' && document.querySelector('#slide-1 .pptx-tbl') !== null").await;
-    let tables = eval(&page, ROW_HEIGHTS).await;
-    let first = tables[0].as_array().expect("a table on slide 1");
-    assert_eq!(first.len(), 6, "{tables}");
-    for row in first {
-        let (stored, drawn) = (row[0].as_f64().unwrap(), row[1].as_f64().unwrap());
-        assert!((stored - 29.2).abs() < 0.05, "{tables}");
-        assert!(
-            (drawn - stored).abs() < 0.15,
-            "row drawn {drawn} pt, stored {stored} pt: {tables}"
-        );
-    }
-    browser.close().await;
-
     wait_for(
         &page,
         "document.readyState === 'complete' && !!document.querySelector('[data-pptx].pptx-js')",
@@ -468,4 +439,38 @@ async fn thumbnails_share_no_ids_with_their_slides() {
     );
     assert_eq!(ids["dup"], serde_json::json!([]), "{ids}");
     assert_eq!(ids["astray"], 0, "{ids}");
+}
+
+/// Rows of the tables on slide 1 of the page: `[stored, drawn]` heights in points, read
+/// from each row's inline height and its box in Chromium.
+const ROW_HEIGHTS: &str = "(function () { var st = document.querySelector('#slide-1 .pptx-stage'); var pt = st.getBoundingClientRect().width / parseFloat(getComputedStyle(st).getPropertyValue('--sw')); return Array.from(document.querySelectorAll('#slide-1 .pptx-tbl')).map(function (t) { return Array.from(t.rows).map(function (r) { var m = /\\*([0-9.]+)\\)/.exec(r.style.height); return [m ? parseFloat(m[1]) : -1, r.getBoundingClientRect().height / pt]; }); }); })()";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn table_rows_keep_their_stored_height_when_the_text_fits() {
+    // ShapeCrawler's table deck: six rows of 370 840 EMU (29.2 pt) with one 18 pt line
+    // each (21.6 pt + 7.2 pt of cell margins), 1 pt borders. PowerPoint draws borders on
+    // the grid lines, so a row is as tall as stored; in CSS a collapsed border adds half
+    // its width to each side of the cell.
+    let s = start(|_| {}).await;
+    let name = "shapecrawler-table-case004.pptx";
+    s.write(name, std::fs::read(format!("{FIXTURES}/{name}")).unwrap());
+    let url = s.preview_ok(name).await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&url).await;
+    wait_for(&page, "document.fonts.status === 'loaded' && document.querySelector('#slide-1 .pptx-tbl') !== null").await;
+    let tables = eval(&page, ROW_HEIGHTS).await;
+    let first = tables[0].as_array().expect("a table on slide 1");
+    assert_eq!(first.len(), 6, "{tables}");
+    for row in first {
+        let (stored, drawn) = (row[0].as_f64().unwrap(), row[1].as_f64().unwrap());
+        assert!((stored - 29.2).abs() < 0.05, "{tables}");
+        assert!(
+            (drawn - stored).abs() < 0.15,
+            "row drawn {drawn} pt, stored {stored} pt: {tables}"
+        );
+    }
+    browser.close().await;
 }

@@ -18,6 +18,7 @@ pub mod content_types;
 pub mod core_props;
 pub mod docx;
 pub mod error;
+pub mod fonts;
 pub mod image;
 pub mod limits;
 pub mod math;

@@ -178,3 +178,108 @@ pub fn media(
 fn web_bytes(data: Vec<u8>) -> Vec<u8> {
     crate::office::metafile::web_image(&data).unwrap_or(data)
 }
+
+/// The font plan of a DOCX or PPTX snapshot: stacks from its font table or embedded font
+/// list, with `@font-face` rules for the machine fonts in `catalog` (served under
+/// `machine_prefix`) and its embedded faces (under `embedded_prefix`). A package whose font
+/// parts cannot be read gets stacks by font name only.
+pub fn font_plan(
+    bytes: &[u8],
+    model: &OfficeModel,
+    limits: &OfficeLimits,
+    sources: &crate::office::fonts::FontSources<'_>,
+) -> crate::office::fonts::FontPlan {
+    use crate::office::fonts::{document_fonts, FontPlan};
+    if !matches!(model, OfficeModel::Docx(_) | OfficeModel::Pptx(_)) {
+        return FontPlan::default();
+    }
+    let Ok(package) = OfficePackage::open(bytes, limits) else {
+        return FontPlan::new(&Default::default(), sources);
+    };
+    let fonts = document_fonts(&package);
+    // Only faces that can be served are declared: a declared face whose URL fails would
+    // hide the installed font of that name (PowerPoint's MicroType Express fonts).
+    let urls: std::collections::HashMap<usize, String> = match sources.embedded {
+        Some(prefix) => fonts
+            .embedded
+            .iter()
+            .enumerate()
+            .filter(|(_, face)| crate::office::fonts::embedded::load(&package, face).is_some())
+            .map(|(i, _)| (i, format!("{prefix}{i}")))
+            .collect(),
+        None => Default::default(),
+    };
+    FontPlan::new(
+        &fonts,
+        &crate::office::fonts::FontSources {
+            embedded: None,
+            embedded_urls: &urls,
+            ..*sources
+        },
+    )
+}
+
+/// Embedded face `index` of a DOCX or PPTX snapshot, de-obfuscated and unwrapped.
+pub fn embedded_font(
+    bytes: &[u8],
+    model: &OfficeModel,
+    index: usize,
+    limits: &OfficeLimits,
+) -> Result<crate::office::fonts::FontFile, Error> {
+    if !matches!(model, OfficeModel::Docx(_) | OfficeModel::Pptx(_)) {
+        return Err(Error::not_found("this file embeds no fonts"));
+    }
+    let package = OfficePackage::open(bytes, limits).map_err(office_error)?;
+    let fonts = crate::office::fonts::document_fonts(&package);
+    let face = fonts
+        .embedded
+        .get(index)
+        .ok_or_else(|| Error::not_found("no such embedded font"))?;
+    crate::office::fonts::embedded::load(&package, face)
+        .ok_or_else(|| Error::not_found("this embedded font cannot be served"))
+}
+
+/// Largest embedded face inlined into a standalone page, and most bytes inlined in all.
+const INLINE_FONT_BYTES: usize = 1 << 20;
+const INLINE_FONTS_TOTAL: usize = 4 << 20;
+
+/// The font plan of a standalone page (no server): embedded faces up to
+/// [`INLINE_FONT_BYTES`] each are inlined as `data:` URLs; machine fonts are not (Carlito
+/// alone is 0.6 MiB a face), so the stacks name them for the reader's own fonts.
+pub fn standalone_font_plan(
+    bytes: &[u8],
+    model: &OfficeModel,
+    limits: &OfficeLimits,
+) -> crate::office::fonts::FontPlan {
+    use crate::office::fonts::{document_fonts, embedded, FontPlan, FontSources};
+    use base64::Engine;
+    if !matches!(model, OfficeModel::Docx(_) | OfficeModel::Pptx(_)) {
+        return FontPlan::default();
+    }
+    let Ok(package) = OfficePackage::open(bytes, limits) else {
+        return FontPlan::default();
+    };
+    let fonts = document_fonts(&package);
+    let mut urls = std::collections::HashMap::new();
+    let mut total = 0;
+    for (i, face) in fonts.embedded.iter().enumerate() {
+        let Some(file) = embedded::load(&package, face) else {
+            continue;
+        };
+        if file.data.len() > INLINE_FONT_BYTES || total + file.data.len() > INLINE_FONTS_TOTAL {
+            continue;
+        }
+        total += file.data.len();
+        let b64 = base64::engine::general_purpose::STANDARD.encode(&file.data);
+        urls.insert(i, format!("data:{};base64,{b64}", file.mime));
+    }
+    FontPlan::new(
+        &fonts,
+        &FontSources {
+            machine: None,
+            embedded: None,
+            embedded_urls: &urls,
+            pptx_calibri: false,
+        },
+    )
+}

@@ -32,6 +32,28 @@ pub struct ShellOptions {
     pub highlight_bytes: u64,
     /// A rendered view over this many bytes is cached (and shown) as a notice instead.
     pub rendered_view_bytes: u64,
+    /// The machine fonts served under `{static_prefix}../fonts/`; `None`: documents get
+    /// font stacks by name only.
+    pub fonts: Option<Arc<crate::office::fonts::FontCatalog>>,
+    /// Guards for reading a document's font parts.
+    pub office_limits: crate::office::OfficeLimits,
+}
+
+/// The font plan of an Office snapshot in the shell: machine fonts at `/fonts/{id}`
+/// (three levels up from a view URL, like the static files), embedded ones at `font/{n}`.
+fn shell_font_plan(snapshot: &Snapshot, options: &ShellOptions) -> crate::office::fonts::FontPlan {
+    let (Some(model), Some(bytes)) = (&snapshot.office, snapshot.read.bytes.as_deref()) else {
+        return Default::default();
+    };
+    let machine = format!("{}../fonts/", options.static_prefix);
+    let none = std::collections::HashMap::new();
+    let sources = crate::office::fonts::FontSources {
+        machine: options.fonts.as_deref().map(|c| (c, machine.as_str())),
+        embedded: Some("font/"),
+        embedded_urls: &none,
+        pptx_calibri: matches!(model, OfficeModel::Pptx(_)),
+    };
+    super::office::font_plan(bytes, model, &options.office_limits, &sources)
 }
 
 /// Renders the shell with `selected` as the visible view.
@@ -243,6 +265,7 @@ fn document_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
                     show_revisions: true,
                     comments: true,
                     standalone: false,
+                    fonts: shell_font_plan(snapshot, options),
                     ..RenderOptions::default()
                 },
             );
@@ -311,6 +334,7 @@ fn slides_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
                     chrome: true,
                     notes: true,
                     standalone: false,
+                    fonts: shell_font_plan(snapshot, options),
                     script: crate::office::pptx::ViewerScript::Src(format!(
                         "{}pptx.js",
                         options.static_prefix

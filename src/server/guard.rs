@@ -417,10 +417,13 @@ pub async fn headers(State(state): State<Arc<AppState>>, mut req: Request, next:
     let mut response = next.run(req).instrument(span.clone()).await;
     state.metrics.response(response.status());
     let headers = response.headers_mut();
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("no-store, max-age=0"),
-    );
+    // A handler that knows its answer never changes (a font by immutable id) says so.
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store, max-age=0"),
+        );
+    }
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),

@@ -9,6 +9,7 @@ pub mod body;
 mod conn;
 pub mod diffs;
 pub mod extract;
+pub mod fonts;
 pub mod guard;
 pub mod hosts;
 pub mod inflight;
@@ -65,6 +66,8 @@ pub struct AppState {
     pub hosts: hosts::HostPolicy,
     /// Budget of response bytes waiting for clients.
     pub inflight: Arc<inflight::Inflight>,
+    /// The machine fonts the Office viewers serve (scanned at start).
+    pub fonts: Arc<crate::office::fonts::FontCatalog>,
 }
 
 impl std::fmt::Debug for dyn ArtifactStore {
@@ -155,6 +158,10 @@ impl AppState {
             started: Instant::now(),
             metrics: metrics::Metrics::default(),
             inflight: inflight::Inflight::new(config.limits.inflight_bytes),
+            fonts: Arc::new(crate::office::fonts::FontCatalog::scan(
+                &config.fonts.dirs,
+                config.fonts.max_font_bytes,
+            )),
             config,
         })
     }

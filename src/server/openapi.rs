@@ -195,6 +195,16 @@ pub fn document(server: &str) -> Value {
         ),
     );
     add(
+        "/p/{id}/{token}/font/{n}",
+        get_op(
+            "snapshotFont",
+            "Embedded font `n` of a DOCX or PPTX snapshot, de-obfuscated (`font/ttf` or `font/otf`; cached as immutable).",
+            &with("n"),
+            any_ok(),
+            &[404, 415, 422],
+        ),
+    );
+    add(
         "/p/{id}/{token}/doc/{path}",
         get_op(
             "snapshotDocument",
@@ -297,6 +307,16 @@ pub fn document(server: &str) -> Value {
             "staticAsset",
             "A shared asset embedded in the binary.",
             &[param("file")],
+            any_ok(),
+            &[404],
+        ),
+    );
+    add(
+        "/fonts/{id}",
+        get_op(
+            "machineFont",
+            "A font of the machine's font folders by its catalog id, for the Office viewers' `@font-face` rules (cached as immutable).",
+            &[param("id")],
             any_ok(),
             &[404],
         ),

@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::{activity, api, diffs, guard, metrics, pdf, sheet, views, AppState};
+use super::{activity, api, diffs, fonts, guard, metrics, pdf, sheet, views, AppState};
 use crate::error::Error;
 
 /// Builds the router over shared state.
@@ -25,6 +25,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/p/{id}/{token}/raw", get(views::raw))
         .route("/p/{id}/{token}/model.json", get(views::model_json))
         .route("/p/{id}/{token}/media/{*part}", get(views::media))
+        .route("/p/{id}/{token}/font/{n}", get(fonts::embedded))
         .route("/p/{id}/{token}/doc/{*path}", get(views::document))
         .route("/p/{id}/{token}/grid/", get(sheet::page))
         .route("/p/{id}/{token}/grid/{file}", get(sheet::file))
@@ -38,6 +39,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/p/{id}/{token}/{view}", get(views::shell_view))
         .route("/w/{workspace}/{*path}", get(views::browse))
         .route("/static/{file}", get(views::static_file))
+        .route("/fonts/{id}", get(fonts::machine))
         .route("/api/v1/diffs", post(diffs::create))
         .route("/api/v1/activity", post(activity::activity))
         .route("/api/v1/activity/changes", post(activity::changes))

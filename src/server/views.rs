@@ -65,6 +65,8 @@ async fn render_shell(
         html_scripts: state.config.preview.html_scripts,
         highlight_bytes: state.config.limits.highlight_bytes,
         rendered_view_bytes: state.config.limits.rendered_view_bytes,
+        fonts: Some(state.fonts.clone()),
+        office_limits: state.config.office.clone(),
     };
     // Rendering (highlighting above all) is CPU work: off the async runtime.
     let rendered = snapshot.clone();

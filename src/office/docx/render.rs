@@ -44,6 +44,8 @@ pub struct RenderOptions {
     pub comments: bool,
     /// Wrap the page in a complete HTML document with the stylesheet.
     pub standalone: bool,
+    /// Font stacks and served faces (`crate::office::fonts`); empty: stacks by name.
+    pub fonts: crate::office::fonts::FontPlan,
 }
 
 impl Default for RenderOptions {
@@ -54,6 +56,7 @@ impl Default for RenderOptions {
             show_revisions: true,
             comments: true,
             standalone: false,
+            fonts: Default::default(),
         }
     }
 }
@@ -89,6 +92,7 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         r.out.push_str(STYLESHEET);
         r.out.push_str("</style></head><body>");
     }
+    r.out.push_str(&opts.fonts.style_element());
     r.document();
     if opts.standalone {
         r.out.push_str("</body></html>\n");
@@ -574,7 +578,7 @@ impl<'d> Renderer<'d, '_> {
             &p.text_format
         };
         paragraph_style(&mut style, p, first, self.pitch, own.size);
-        run_style(&mut style, own, None);
+        run_style(&mut style, own, None, &self.opts.fonts);
         if !style.is_empty() {
             self.out.push_str(" style=\"");
             escape_into(&mut self.out, &style);
@@ -586,9 +590,9 @@ impl<'d> Renderer<'d, '_> {
             let mut label_style = std::mem::take(&mut style);
             label_style.clear();
             // The label is drawn with the paragraph mark's formatting.
-            run_style(&mut label_style, &p.mark_format, Some(own));
+            run_style(&mut label_style, &p.mark_format, Some(own), &self.opts.fonts);
             if let Some(font) = list.font.as_deref() {
-                font_family(&mut label_style, font);
+                font_family(&mut label_style, font, &self.opts.fonts);
             }
             // The label fills the hanging indent, so the text lines up as in Word.
             if p.format.indent_first_line < 0.0 && list.suffix == ListSuffix::Tab {
@@ -1305,7 +1309,7 @@ impl<'d> Renderer<'d, '_> {
 
     fn text(&mut self, text: &str, format: &RunFormat, base: &RunFormat) {
         let mut style = self.take_buf();
-        run_style(&mut style, format, Some(base));
+        run_style(&mut style, format, Some(base), &self.opts.fonts);
         let wrap = match format.vertical_align {
             Some(super::model::VerticalAlign::Superscript) => Some("sup"),
             Some(super::model::VerticalAlign::Subscript) => Some("sub"),
@@ -1659,7 +1663,12 @@ fn line_spacing(s: &mut String, f: &super::model::ParagraphFormat) {
 }
 
 /// Character formatting as CSS, leaving out what equals `base` (the paragraph's own).
-fn run_style(s: &mut String, f: &RunFormat, base: Option<&RunFormat>) {
+fn run_style(
+    s: &mut String,
+    f: &RunFormat,
+    base: Option<&RunFormat>,
+    fonts: &crate::office::fonts::FontPlan,
+) {
     let differs = |pick: fn(&RunFormat) -> bool| base.is_none_or(|b| pick(b) != pick(f));
     if f.bold && differs(|r| r.bold) {
         s.push_str("font-weight:bold;");
@@ -1716,7 +1725,7 @@ fn run_style(s: &mut String, f: &RunFormat, base: Option<&RunFormat>) {
     }
     if let Some(font) = f.font.as_deref() {
         if base.is_none_or(|b| b.font.as_deref() != Some(font)) {
-            font_family(s, font);
+            font_family(s, font, fonts);
         }
     }
     if let Some(bg) = f.highlight.as_ref().or(f.shading.as_ref()) {
@@ -1785,10 +1794,10 @@ fn decl(s: &mut String, prop: &str, value: &str) {
     }
 }
 
-/// Appends `font-family:'name',generic;` when the name is safe to quote.
-fn font_family(s: &mut String, font: &str) {
-    if let Some((name, generic)) = css_font(font) {
-        for piece in ["font-family:'", name, "',", generic, ";"] {
+/// Appends `font-family:{stack};` (see `crate::office::fonts`) when the name is safe.
+fn font_family(s: &mut String, font: &str, fonts: &crate::office::fonts::FontPlan) {
+    if let Some(stack) = fonts.stack(font) {
+        for piece in ["font-family:", &stack, ";"] {
             s.push_str(piece);
         }
     }
@@ -1879,26 +1888,6 @@ impl std::fmt::Display for Num {
     }
 }
 
-/// A font name for a quoted CSS family, with its generic fallback; `None` when the name
-/// has characters that could escape the declaration.
-fn css_font(name: &str) -> Option<(&str, &'static str)> {
-    let name = name.trim();
-    let safe = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.'));
-    if !safe {
-        return None;
-    }
-    let generic = match name {
-        "Courier New" | "Consolas" | "Courier" | "Lucida Console" => "monospace",
-        "Times New Roman" | "Cambria" | "Georgia" | "Garamond" | "Book Antiqua" => "serif",
-        _ => "sans-serif",
-    };
-    Some((name, generic))
-}
-
 /// A class-name-safe form of a style id.
 fn css_ident(id: &str) -> String {
     let mut s = String::with_capacity(id.len());
@@ -1965,12 +1954,19 @@ mod tests {
         assert_eq!(safe_href("javascript:alert(1)"), None);
         assert_eq!(safe_href("file:///etc/passwd"), None);
         assert_eq!(safe_href("data:text/html,x"), None);
+        let plan = crate::office::fonts::FontPlan::default();
+        let mut s = String::new();
+        font_family(&mut s, " Times New Roman", &plan);
+        assert_eq!(s, "font-family:'Liberation Serif','Times New Roman',serif;");
+        s.clear();
+        font_family(&mut s, "x';background:url(evil)", &plan);
         assert_eq!(
-            css_font(" Times New Roman"),
-            Some(("Times New Roman", "serif"))
+            s,
+            "font-family:'xbackgroundurlevil','Liberation Sans',sans-serif;"
         );
-        assert_eq!(css_font("x;background:url(evil)"), None);
-        assert_eq!(css_font("a'b"), None);
+        s.clear();
+        font_family(&mut s, "';", &plan);
+        assert_eq!(s, "");
         assert_eq!(
             encode_path("word/media/a b#.png"),
             "word/media/a%20b%23.png"

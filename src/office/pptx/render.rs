@@ -57,6 +57,8 @@ pub struct RenderOptions {
     pub standalone: bool,
     /// Whether and how the deck carries the viewer script.
     pub script: ViewerScript,
+    /// Font stacks and served faces (`crate::office::fonts`); empty: stacks by name.
+    pub fonts: crate::office::fonts::FontPlan,
 }
 
 /// Where the viewer script comes from. Whichever it is, the `<script>` element is placed
@@ -85,6 +87,7 @@ impl Default for RenderOptions {
             notes: true,
             standalone: false,
             script: ViewerScript::None,
+            fonts: Default::default(),
         }
     }
 }
@@ -106,6 +109,7 @@ pub fn render_html(pres: &Presentation, opts: &RenderOptions) -> String {
             .push_str("html,body{height:100%;margin:0}body{display:flex}</style>");
         r.out.push_str("</head><body>");
     }
+    r.out.push_str(&opts.fonts.style_element());
     r.deck();
     if opts.standalone {
         r.out.push_str("</body></html>\n");
@@ -218,46 +222,19 @@ fn collapsed_half_borders(t: &Table, row: usize, col: usize) -> [f64; 4] {
     ]
 }
 
-/// A font name reduced to characters that cannot break out of a CSS string.
-fn safe_font(name: &str) -> String {
-    name.chars()
-        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
-        .take(64)
-        .collect::<String>()
-        .trim()
-        .to_owned()
-}
-
-/// A CSS font stack: the deck's font, metric-compatible substitutes, a generic family.
-fn font_stack(name: &str) -> String {
-    let f = safe_font(name);
-    if f.is_empty() {
+/// A CSS font stack from the resolver (`crate::office::fonts`): metric-compatible open
+/// families, the deck's font, look-alikes, a generic family. Calibri first as the
+/// stylesheet's `pptx-calibri` face: Calibri or Carlito with the line metrics Office uses
+/// (see render.css).
+fn font_stack(name: &str, fonts: &crate::office::fonts::FontPlan) -> String {
+    let Some(stack) = fonts.stack(name) else {
         return String::new();
-    }
-    let lower = f.to_ascii_lowercase();
-    // Metric-compatible stand-ins first, then an Arial-like face: the usual system
-    // sans-serif (often DejaVu Sans) is much wider than Office fonts and rewraps text.
-    let (subst, generic) = match lower.as_str() {
-        "calibri" | "calibri light" => ("'Carlito','Liberation Sans',Arial,", "sans-serif"),
-        "cambria" => ("'Caladea','Liberation Serif',", "serif"),
-        "arial" | "helvetica" | "arial narrow" => ("'Liberation Sans','Arimo',", "sans-serif"),
-        "times new roman" | "times" => ("'Liberation Serif','Tinos',", "serif"),
-        "courier new" | "courier" | "consolas" => ("'Liberation Mono','Cousine',", "monospace"),
-        l if l.contains("mono") || l.contains("courier") => ("", "monospace"),
-        l if l.contains("serif") && !l.contains("sans") => ("'Liberation Serif',", "serif"),
-        "georgia" | "garamond" | "book antiqua" | "palatino linotype" | "constantia" => {
-            ("'Liberation Serif',", "serif")
-        }
-        _ => ("'Liberation Sans',Arial,", "sans-serif"),
     };
-    // Calibri first as the stylesheet's `pptx-calibri` face: the local Calibri or Carlito
-    // with the line metrics Office uses (see render.css).
-    let office = if lower == "calibri" {
-        "'pptx-calibri',"
+    if name.trim().eq_ignore_ascii_case("calibri") {
+        format!("'pptx-calibri',{stack}")
     } else {
-        ""
-    };
-    format!("{office}'{f}',{subst}{generic}")
+        stack.into_owned()
+    }
 }
 
 fn css_color(c: &Color) -> String {
@@ -1046,7 +1023,12 @@ impl<'d, 'o> Renderer<'d, 'o> {
             if let Some(c) = &b.color {
                 let _ = write!(bs, ";color:{}", css_color(c));
             }
-            if let Some(f) = b.font.as_deref().map(font_stack).filter(|s| !s.is_empty()) {
+            if let Some(f) = b
+                .font
+                .as_deref()
+                .map(|f| font_stack(f, &self.opts.fonts))
+                .filter(|s| !s.is_empty())
+            {
                 let _ = write!(bs, ";font-family:{f}");
             }
             if p.indent < 0 {
@@ -1083,7 +1065,12 @@ impl<'d, 'o> Renderer<'d, 'o> {
             self.out.push_str(open);
         }
         let mut s = format!("font-size:{};color:{}", len(r.size), css_color(&r.color));
-        if let Some(f) = r.font.as_deref().map(font_stack).filter(|s| !s.is_empty()) {
+        if let Some(f) = r
+            .font
+            .as_deref()
+            .map(|f| font_stack(f, &self.opts.fonts))
+            .filter(|s| !s.is_empty())
+        {
             let _ = write!(s, ";font-family:{f}");
         }
         if r.bold {
@@ -1344,12 +1331,16 @@ mod tests {
 
     #[test]
     fn font_names_cannot_escape_css() {
-        assert_eq!(safe_font("Arial');x:url(y"), "Arialxurly");
+        let plan = crate::office::fonts::FontPlan::default();
         assert_eq!(
-            font_stack("Calibri"),
-            "'pptx-calibri','Calibri','Carlito','Liberation Sans',Arial,sans-serif".to_owned()
+            font_stack("Arial');x:url(y", &plan),
+            "'Arialxurly','Liberation Sans',sans-serif"
         );
-        assert_eq!(font_stack("';"), "");
+        assert_eq!(
+            font_stack("Calibri", &plan),
+            "'pptx-calibri','Carlito','Calibri','Liberation Sans',sans-serif".to_owned()
+        );
+        assert_eq!(font_stack("';", &plan), "");
     }
 
     #[test]

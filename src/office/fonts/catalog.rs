@@ -1,0 +1,312 @@
+//! The machine's fonts that previewd may serve: the configured font folders are scanned
+//! once at start (family names, weight and style read from each file by `fontdb`), and
+//! every face gets a stable id that names it in `/fonts/{id}` URLs.
+//!
+//! The id is a hash of the face's file path, size, modification time and index in the
+//! file: it never shows the path, and it changes when the file does, so a served font can
+//! be cached as immutable. Only the faces the resolver can name in a stack (Carlito,
+//! Liberation, DejaVu, Noto CJK …) are ever put in a page, but any catalogued face can be
+//! fetched by its id; they are all public files of the machine's font folders.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// One catalogued face.
+#[derive(Debug, Clone)]
+pub struct CatalogFace {
+    /// Stable id (16 hex digits).
+    pub id: String,
+    /// English family name (typographic family when the font has one).
+    pub family: String,
+    /// Other family names of the face (localized and legacy names), lowercase.
+    aliases: Vec<String>,
+    /// OpenType weight class (400 regular, 700 bold).
+    pub weight: u16,
+    /// Italic or oblique.
+    pub italic: bool,
+    /// Full face name for `local()` (PostScript name).
+    pub local_name: String,
+    path: PathBuf,
+    index: u32,
+}
+
+/// Every catalogued face, by id and by family.
+#[derive(Debug, Default)]
+pub struct FontCatalog {
+    faces: Vec<CatalogFace>,
+    by_id: HashMap<String, usize>,
+    max_bytes: u64,
+}
+
+/// A served font file.
+#[derive(Debug)]
+pub struct FontFile {
+    /// The font bytes (a single sfnt; a collection's face is extracted).
+    pub data: Vec<u8>,
+    /// `font/ttf` or `font/otf`.
+    pub mime: &'static str,
+}
+
+impl FontCatalog {
+    /// Scans `dirs` (missing folders are skipped); faces whose file is larger than
+    /// `max_bytes` are left out (they are never served).
+    pub fn scan(dirs: &[PathBuf], max_bytes: u64) -> FontCatalog {
+        let mut db = fontdb::Database::new();
+        for dir in dirs {
+            if dir.is_dir() {
+                db.load_fonts_dir(dir);
+            }
+        }
+        let mut faces = Vec::new();
+        for info in db.faces() {
+            let path = match &info.source {
+                fontdb::Source::File(p) | fontdb::Source::SharedFile(p, _) => p.clone(),
+                fontdb::Source::Binary(_) => continue,
+            };
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if meta.len() > max_bytes {
+                continue;
+            }
+            // Condensed and expanded faces share the family name of the normal width;
+            // a stack means the normal width.
+            if info.stretch != fontdb::Stretch::Normal {
+                continue;
+            }
+            let Some((family, _)) = info.families.first() else {
+                continue;
+            };
+            let mtime = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            faces.push(CatalogFace {
+                id: face_id(&path, meta.len(), mtime, info.index),
+                family: family.clone(),
+                aliases: info
+                    .families
+                    .iter()
+                    .map(|(n, _)| n.to_lowercase())
+                    .collect(),
+                weight: info.weight.0,
+                italic: info.style != fontdb::Style::Normal,
+                local_name: info.post_script_name.clone(),
+                path,
+                index: info.index,
+            });
+        }
+        // The same order every run, whatever order the folders were read in.
+        faces.sort_by(|a, b| {
+            (&a.family, a.weight, a.italic, &a.path, a.index)
+                .cmp(&(&b.family, b.weight, b.italic, &b.path, b.index))
+        });
+        faces.dedup_by(|a, b| a.id == b.id);
+        let by_id = faces
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.id.clone(), i))
+            .collect();
+        FontCatalog {
+            faces,
+            by_id,
+            max_bytes,
+        }
+    }
+
+    /// Number of catalogued faces.
+    pub fn len(&self) -> usize {
+        self.faces.len()
+    }
+
+    /// Whether no face was found.
+    pub fn is_empty(&self) -> bool {
+        self.faces.is_empty()
+    }
+
+    /// The faces of `family` to declare: for each of regular, bold, italic and bold
+    /// italic, the face of the nearest weight with that slant (when there is one).
+    pub fn family_faces(&self, family: &str) -> Vec<&CatalogFace> {
+        let lower = family.to_lowercase();
+        let all: Vec<&CatalogFace> = self
+            .faces
+            .iter()
+            .filter(|f| f.aliases.contains(&lower))
+            .collect();
+        let mut out: Vec<&CatalogFace> = Vec::new();
+        for (want, italic) in [(400u16, false), (700, false), (400, true), (700, true)] {
+            let best = all
+                .iter()
+                .filter(|f| f.italic == italic)
+                .min_by_key(|f| (f.weight.abs_diff(want), f.weight))
+                .copied();
+            // Only a face within 150 of the wanted weight stands for it: the browser
+            // synthesizes bold from the regular face better than it would show a
+            // hairline face as bold.
+            if let Some(face) = best.filter(|f| f.weight.abs_diff(want) <= 150) {
+                if !out.iter().any(|o| o.id == face.id) {
+                    out.push(face);
+                }
+            }
+        }
+        out
+    }
+
+    /// The face with `id`.
+    pub fn get(&self, id: &str) -> Option<&CatalogFace> {
+        self.by_id.get(id).map(|&i| &self.faces[i])
+    }
+
+    /// Reads the font file of `id` (blocking): the face alone, as a single sfnt.
+    pub fn read(&self, id: &str) -> Option<FontFile> {
+        let face = self.get(id)?;
+        let data = read_capped(&face.path, self.max_bytes)?;
+        let data = if data.starts_with(b"ttcf") {
+            extract_face(&data, face.index)?
+        } else {
+            data
+        };
+        sfnt_file(data)
+    }
+}
+
+/// Checks that `data` is a font ttf-parser reads and names its MIME type.
+pub fn sfnt_file(data: Vec<u8>) -> Option<FontFile> {
+    ttf_parser::Face::parse(&data, 0).ok()?;
+    let mime = if data.starts_with(b"OTTO") {
+        "font/otf"
+    } else {
+        "font/ttf"
+    };
+    Some(FontFile { data, mime })
+}
+
+fn read_capped(path: &Path, max: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).ok()?;
+    let mut data = Vec::new();
+    file.take(max + 1).read_to_end(&mut data).ok()?;
+    (data.len() as u64 <= max).then_some(data)
+}
+
+fn face_id(path: &Path, len: u64, mtime: u128, index: u32) -> String {
+    let mut h = Sha256::new();
+    h.update(path.as_os_str().as_encoded_bytes());
+    h.update(len.to_le_bytes());
+    h.update(mtime.to_le_bytes());
+    h.update(index.to_le_bytes());
+    hex::encode(&h.finalize()[..8])
+}
+
+fn be16(d: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_be_bytes(d.get(at..at + 2)?.try_into().ok()?))
+}
+
+fn be32(d: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(d.get(at..at + 4)?.try_into().ok()?))
+}
+
+/// Face `index` of a TrueType/OpenType collection as a standalone font: its table
+/// directory with every table copied after it (4-byte aligned). Browsers do not load
+/// collections through `@font-face`.
+pub fn extract_face(ttc: &[u8], index: u32) -> Option<Vec<u8>> {
+    let count = be32(ttc, 8)?;
+    if index >= count {
+        return None;
+    }
+    let offset = be32(ttc, 12 + 4 * index as usize)? as usize;
+    let num_tables = usize::from(be16(ttc, offset + 4)?);
+    let dir_len = 12 + 16 * num_tables;
+    let header = ttc.get(offset..offset + 12)?;
+    let mut out = Vec::with_capacity(ttc.len() / count.max(1) as usize + dir_len);
+    out.extend_from_slice(header);
+    out.resize(dir_len, 0);
+    for t in 0..num_tables {
+        let rec = offset + 12 + 16 * t;
+        let record = ttc.get(rec..rec + 16)?;
+        let from = be32(record, 8)? as usize;
+        let len = be32(record, 12)? as usize;
+        let table = ttc.get(from..from.checked_add(len)?)?;
+        let at = out.len();
+        let dst = 12 + 16 * t;
+        out[dst..dst + 8].copy_from_slice(&record[..8]);
+        out[dst + 8..dst + 12].copy_from_slice(&u32::try_from(at).ok()?.to_be_bytes());
+        out[dst + 12..dst + 16].copy_from_slice(&record[12..16]);
+        out.extend_from_slice(table);
+        while out.len() % 4 != 0 {
+            out.push(0);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine() -> FontCatalog {
+        FontCatalog::scan(
+            &[
+                PathBuf::from("/usr/share/fonts"),
+                PathBuf::from("/usr/local/share/fonts"),
+            ],
+            64 << 20,
+        )
+    }
+
+    #[test]
+    fn finds_the_open_families_with_their_four_faces() {
+        let catalog = machine();
+        let carlito = catalog.family_faces("Carlito");
+        assert_eq!(
+            carlito.len(),
+            4,
+            "scripts/test.sh installs fonts-crosextra-carlito"
+        );
+        assert_eq!(
+            carlito
+                .iter()
+                .map(|f| (f.weight, f.italic))
+                .collect::<Vec<_>>(),
+            [(400, false), (700, false), (400, true), (700, true)]
+        );
+        // DejaVu Sans has an ExtraLight and condensed faces too: neither stands for regular.
+        let dejavu = catalog.family_faces("DejaVu Sans");
+        assert_eq!(dejavu[0].weight, 400);
+        assert!(dejavu.iter().all(|f| f.weight >= 400));
+        let file = catalog.read(&carlito[0].id).expect("Carlito is served");
+        assert_eq!(file.mime, "font/ttf");
+        assert!(!carlito[0].id.contains('/'));
+        assert!(catalog.read("0000000000000000").is_none());
+    }
+
+    #[test]
+    fn a_collection_face_is_served_alone() {
+        let catalog = machine();
+        let jp = catalog.family_faces("Noto Serif CJK JP");
+        let face = jp.first().expect("scripts/test.sh installs fonts-noto-cjk");
+        let file = catalog
+            .read(&face.id)
+            .expect("extracted from the collection");
+        assert!(!file.data.starts_with(b"ttcf"));
+        let parsed = ttf_parser::Face::parse(&file.data, 0).unwrap();
+        assert!(parsed.glyph_index('明').is_some());
+        let family = parsed
+            .names()
+            .into_iter()
+            .filter(|n| {
+                n.name_id == ttf_parser::name_id::TYPOGRAPHIC_FAMILY
+                    || n.name_id == ttf_parser::name_id::FAMILY
+            })
+            .filter_map(|n| n.to_string())
+            .collect::<Vec<_>>();
+        assert!(
+            family.iter().any(|f| f == "Noto Serif CJK JP"),
+            "{family:?}"
+        );
+    }
+}

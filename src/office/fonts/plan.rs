@@ -1,0 +1,225 @@
+//! The fonts of one rendered document: the CSS stack of every font it names and the
+//! `@font-face` rules that make previewd serve the open families of those stacks (and the
+//! faces the document embeds).
+//!
+//! A rule declares a family under its own name with `local()` first, so a client that has
+//! the font installed uses it, then previewd's URL, so every other client gets the same
+//! file. Browsers fetch a declared face only when text uses it. The PPTX stylesheet's
+//! `pptx-calibri` family (Carlito with Office's line metrics) gets a served source too.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use super::catalog::FontCatalog;
+use super::embedded::DocumentFonts;
+use super::resolve::{resolve, safe_name, FontHints};
+
+/// Where the faces of a plan come from.
+#[derive(Debug, Clone, Copy)]
+pub struct FontSources<'a> {
+    /// The machine's fonts and the URL prefix they are served under (`{prefix}{id}`);
+    /// `None` for a page without a server (the stacks name local fonts only).
+    pub machine: Option<(&'a FontCatalog, &'a str)>,
+    /// URL prefix of the document's embedded faces (`{prefix}{index}`), or `None`.
+    pub embedded: Option<&'a str>,
+    /// `data:` URLs of embedded faces by index (standalone pages); win over `embedded`.
+    pub embedded_urls: &'a HashMap<usize, String>,
+    /// Declare the PPTX stylesheet's `pptx-calibri` faces with a served Carlito.
+    pub pptx_calibri: bool,
+}
+
+/// Stacks and face rules of one document.
+#[derive(Debug, Clone, Default)]
+pub struct FontPlan {
+    /// Stack by the name as the document writes it.
+    stacks: HashMap<String, String>,
+    /// The `@font-face` rules.
+    faces: String,
+}
+
+/// Office's line metrics for Calibri (see the PPTX stylesheet).
+const CALIBRI_METRICS: &str = "ascent-override:95.21%;descent-override:26.86%;line-gap-override:0%";
+
+impl FontPlan {
+    /// Builds the plan of a document from its fonts.
+    pub fn new(fonts: &DocumentFonts, sources: &FontSources<'_>) -> FontPlan {
+        let mut plan = FontPlan::default();
+        let mut declared: Vec<String> = Vec::new();
+        // Embedded faces first: the document's own font wins over any stand-in.
+        let mut embedded_families: Vec<String> = Vec::new();
+        for (i, face) in fonts.embedded.iter().enumerate() {
+            let Some(family) = safe_name(&face.family) else {
+                continue;
+            };
+            let url = match (sources.embedded_urls.get(&i), sources.embedded) {
+                (Some(url), _) => url.clone(),
+                (None, Some(prefix)) => format!("{prefix}{i}"),
+                (None, None) => continue,
+            };
+            let _ = write!(
+                plan.faces,
+                "@font-face{{font-family:'{family}';src:url({url});font-weight:{};font-style:{};font-display:swap}}",
+                if face.bold { 700 } else { 400 },
+                if face.italic { "italic" } else { "normal" },
+            );
+            if !embedded_families.contains(&family) {
+                embedded_families.push(family);
+            }
+        }
+        for named in &fonts.named {
+            plan.add(&named.name, &named.hints, &embedded_families);
+        }
+        let Some((catalog, prefix)) = sources.machine else {
+            return plan;
+        };
+        let mut families: Vec<String> = Vec::new();
+        for named in &fonts.named {
+            if let Some(stack) = resolve(&named.name, &named.hints) {
+                for f in stack.open_families(&named.name) {
+                    if !families.iter().any(|g| g == f) {
+                        families.push(f.to_owned());
+                    }
+                }
+            }
+        }
+        // The stylesheets' default stacks name these whatever the font table says.
+        for f in ["Carlito", "Liberation Sans", "Liberation Serif"] {
+            if !families.iter().any(|g| g == f) {
+                families.push(f.to_owned());
+            }
+        }
+        for family in families {
+            if embedded_families.contains(&family) || declared.contains(&family) {
+                continue;
+            }
+            plan.declare(catalog, prefix, &family, &family, "");
+            declared.push(family);
+        }
+        if sources.pptx_calibri {
+            plan.declare(catalog, prefix, "Carlito", "pptx-calibri", CALIBRI_METRICS);
+        }
+        plan
+    }
+
+    fn add(&mut self, name: &str, hints: &FontHints, embedded: &[String]) {
+        let Some(mut stack) = resolve(name, hints) else {
+            return;
+        };
+        // An embedded face is the real font: it goes first.
+        if let Some(own) = safe_name(name).filter(|n| embedded.contains(n)) {
+            stack.families.retain(|f| *f != own);
+            stack.families.insert(0, Cow::Owned(own));
+        }
+        self.stacks.insert(name.to_owned(), stack.css());
+    }
+
+    fn declare(
+        &mut self,
+        catalog: &FontCatalog,
+        prefix: &str,
+        family: &str,
+        as_family: &str,
+        extra: &str,
+    ) {
+        for face in catalog.family_faces(family) {
+            let local = safe_name(&face.local_name).unwrap_or_default();
+            let _ = write!(
+                self.faces,
+                "@font-face{{font-family:'{as_family}';src:local('{local}'),url({prefix}{id});font-weight:{w};font-style:{s};font-display:swap{sep}{extra}}}",
+                id = face.id,
+                w = if face.weight >= 600 { 700 } else { 400 },
+                s = if face.italic { "italic" } else { "normal" },
+                sep = if extra.is_empty() { "" } else { ";" },
+            );
+        }
+    }
+
+    /// The `font-family` value for `name`: the planned stack, else the name resolved on
+    /// its own; `None` when the name has no safe characters.
+    pub fn stack<'p>(&'p self, name: &str) -> Option<Cow<'p, str>> {
+        match self.stacks.get(name) {
+            Some(s) => Some(Cow::Borrowed(s.as_str())),
+            None => resolve(name, &FontHints::default()).map(|s| Cow::Owned(s.css())),
+        }
+    }
+
+    /// The `@font-face` rules (empty when nothing is served).
+    pub fn face_rules(&self) -> &str {
+        &self.faces
+    }
+
+    /// The rules as a `<style>` element, or nothing.
+    pub fn style_element(&self) -> String {
+        if self.faces.is_empty() {
+            String::new()
+        } else {
+            format!("<style>{}</style>", self.faces)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::embedded::{EmbeddedFont, NamedFont, Storage};
+    use super::*;
+    use std::path::PathBuf;
+
+    fn named(name: &str) -> NamedFont {
+        NamedFont {
+            name: name.into(),
+            hints: FontHints::default(),
+        }
+    }
+
+    #[test]
+    fn served_faces_point_at_previewd_and_embedded_fonts_win() {
+        let catalog = FontCatalog::scan(&[PathBuf::from("/usr/share/fonts")], 64 << 20);
+        let fonts = DocumentFonts {
+            named: vec![named("Calibri"), named("Verdana"), named("Fancy")],
+            embedded: vec![EmbeddedFont {
+                family: "Fancy".into(),
+                bold: false,
+                italic: false,
+                part: "word/fonts/font1.odttf".into(),
+                storage: Storage::Plain,
+            }],
+        };
+        let plan = FontPlan::new(
+            &fonts,
+            &FontSources {
+                machine: Some((&catalog, "../../../fonts/")),
+                embedded: Some("font/"),
+                embedded_urls: &HashMap::new(),
+                pptx_calibri: true,
+            },
+        );
+        let css = plan.face_rules();
+        let carlito = &catalog.family_faces("Carlito")[0];
+        assert!(
+            css.contains(&format!("font-family:'Carlito';src:local('{}'),url(../../../fonts/{});font-weight:400;font-style:normal", carlito.local_name, carlito.id)),
+            "{css}"
+        );
+        assert!(css.contains("font-family:'DejaVu Sans';"), "{css}");
+        assert!(css.contains("font-family:'pptx-calibri';"), "{css}");
+        assert!(
+            css.contains("font-family:'Fancy';src:url(font/0);"),
+            "{css}"
+        );
+        assert!(!css.contains("/usr/"), "no host path: {css}");
+        assert_eq!(
+            plan.stack("Fancy").unwrap(),
+            "'Fancy','Liberation Sans',sans-serif"
+        );
+        assert_eq!(
+            plan.stack("Verdana").unwrap(),
+            "'Verdana','DejaVu Sans',sans-serif"
+        );
+        // Not in the font table: resolved by its name alone.
+        assert_eq!(
+            plan.stack("Cambria").unwrap(),
+            "'Caladea','Cambria','Liberation Serif',serif"
+        );
+        assert!(FontPlan::default().style_element().is_empty());
+    }
+}

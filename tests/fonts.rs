@@ -1,0 +1,278 @@
+//! Fonts of the Office viewers through the real router and in real Chromium: the page's
+//! `@font-face` rules point at previewd's own font URLs, those serve the machine's open
+//! fonts and the document's embedded (de-obfuscated) fonts with long cache headers, and
+//! Chromium lays out a Verdana run with DejaVu Sans, a Calibri run with Carlito, an
+//! MS Mincho run with Noto Serif CJK JP, and the embedded face from previewd's URL.
+
+mod common;
+
+use std::io::Write;
+
+use chromiumoxide::cdp::browser_protocol::css::{EnableParams, GetPlatformFontsForNodeParams};
+use chromiumoxide::cdp::browser_protocol::dom;
+use common::browser::{eval, wait_for, TestBrowser};
+use common::{error_of, ids, start};
+
+/// DejaVu Sans Mono (the repository's shipped copy; licence in `assets/fonts`), embedded
+/// in the generated document under another family name.
+const EMBEDDED_TTF: &[u8] = include_bytes!("../assets/fonts/DejaVuSansMono.ttf");
+const FONT_KEY: &str = "{3A6F09C2-7B1D-4E58-A0C3-9D2E61F4B785}";
+const REAL_DOCX: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/docx/lotest-041_fdo_67303.docx"
+);
+
+/// Obfuscates a font as ECMA-376 Part 1, 17.8.1 says: the first 32 bytes XORed with the
+/// GUID's bytes, taken from the last hex pair of the GUID string to the first.
+fn obfuscate(font: &[u8], guid: &str) -> Vec<u8> {
+    let hex: String = guid.chars().filter(|c| c.is_ascii_hexdigit()).collect();
+    let key: Vec<u8> = (0..16)
+        .map(|i| u8::from_str_radix(&hex[30 - 2 * i..32 - 2 * i], 16).unwrap())
+        .collect();
+    let mut out = font.to_vec();
+    for (i, b) in out.iter_mut().take(32).enumerate() {
+        *b ^= key[i % 16];
+    }
+    out
+}
+
+fn run(font: &str, text: &str) -> String {
+    format!(
+        "<w:p><w:r><w:rPr><w:rFonts w:ascii=\"{font}\" w:hAnsi=\"{font}\" w:eastAsia=\"{font}\"/></w:rPr><w:t>{text}</w:t></w:r></w:p>"
+    )
+}
+
+/// A Word package whose font table describes Verdana, Calibri and MS Mincho and embeds
+/// an obfuscated face.
+fn fonts_docx() -> Vec<u8> {
+    let w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+    let r = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+    let body = [
+        run("Verdana", "Verdana sample"),
+        run("Calibri", "Calibri sample"),
+        run("MS Mincho", "明朝の見本"),
+        run("Embedded Face", "Embedded sample"),
+    ]
+    .concat();
+    let document = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document xmlns:w=\"{w}\" xmlns:r=\"{r}\"><w:body>{body}</w:body></w:document>"
+    );
+    let font_table = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:fonts xmlns:w=\"{w}\" xmlns:r=\"{r}\">\
+         <w:font w:name=\"Verdana\"><w:panose1 w:val=\"020B0604030504040204\"/><w:charset w:val=\"00\"/><w:family w:val=\"swiss\"/><w:pitch w:val=\"variable\"/></w:font>\
+         <w:font w:name=\"Calibri\"><w:panose1 w:val=\"020F0502020204030204\"/><w:family w:val=\"swiss\"/><w:pitch w:val=\"variable\"/></w:font>\
+         <w:font w:name=\"MS Mincho\"><w:altName w:val=\"ＭＳ 明朝\"/><w:charset w:val=\"80\"/><w:family w:val=\"modern\"/><w:pitch w:val=\"fixed\"/></w:font>\
+         <w:font w:name=\"Embedded Face\"><w:family w:val=\"modern\"/><w:pitch w:val=\"fixed\"/><w:embedRegular r:id=\"rId1\" w:fontKey=\"{FONT_KEY}\"/></w:font>\
+         </w:fonts>"
+    );
+    let parts: Vec<(&str, Vec<u8>)> = vec![
+        ("[Content_Types].xml", r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="odttf" ContentType="application/vnd.openxmlformats-officedocument.obfuscatedFont"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/fontTable.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.fontTable+xml"/></Types>"#.into()),
+        ("_rels/.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>"#.into()),
+        ("word/_rels/document.xml.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/fontTable" Target="fontTable.xml"/></Relationships>"#.into()),
+        ("word/_rels/fontTable.xml.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/font" Target="fonts/font1.odttf"/></Relationships>"#.into()),
+        ("word/document.xml", document.into_bytes()),
+        ("word/fontTable.xml", font_table.into_bytes()),
+        ("word/fonts/font1.odttf", obfuscate(EMBEDDED_TTF, FONT_KEY)),
+    ];
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, bytes) in parts {
+        zip.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(&bytes).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// Every `url(…)` of the page's `@font-face` rules.
+fn font_urls(page: &str) -> Vec<String> {
+    page.match_indices("@font-face{")
+        .filter_map(|(i, _)| {
+            let rule = &page[i..i + page[i..].find('}')?];
+            let at = rule.find("url(")? + 4;
+            Some(rule[at..at + rule[at..].find(')')?].to_string())
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn font_urls_of_a_rendered_page_serve_fonts_with_cache_headers() {
+    let s = start(|_| {}).await;
+    s.write("fonts.docx", fonts_docx());
+    let body = s.preview_ok("fonts.docx").await;
+    let (id, token) = ids(&body);
+    let shell = s.get(&format!("/p/{id}/{token}/")).await;
+    let csp = shell.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(csp.contains("font-src 'self';"), "{csp}");
+    // Style attributes are HTML-escaped: read them back as CSS.
+    let page = shell.text().await.unwrap().replace("&#39;", "'");
+    assert!(
+        page.contains("font-family:'Verdana','DejaVu Sans',sans-serif"),
+        "Verdana's stack"
+    );
+    assert!(page.contains("font-family:'Carlito','Calibri','Liberation Sans',sans-serif"));
+    assert!(page.contains("font-family:'MS Mincho','Noto Serif CJK JP',serif"));
+    assert!(page.contains("font-family:'Embedded Face','Liberation Mono',monospace"));
+    let urls = font_urls(&page);
+    let machine: Vec<&String> = urls
+        .iter()
+        .filter(|u| u.starts_with("../../../static/../fonts/"))
+        .collect();
+    assert!(
+        machine.len() >= 8,
+        "Carlito, DejaVu Sans … are declared: {urls:?}"
+    );
+    assert!(
+        urls.iter().all(|u| !u.contains("/usr/")),
+        "no host path: {urls:?}"
+    );
+    assert_eq!(
+        urls.iter().filter(|u| *u == "font/0").count(),
+        1,
+        "{urls:?}"
+    );
+
+    for url in &machine {
+        let font_id = url.rsplit('/').next().unwrap();
+        let r = s.get(&format!("/fonts/{font_id}")).await;
+        assert_eq!(r.status(), 200, "{url}");
+        let h = r.headers().clone();
+        assert!(
+            matches!(h["content-type"].to_str().unwrap(), "font/ttf" | "font/otf"),
+            "{h:?}"
+        );
+        assert_eq!(h["cache-control"], "public, max-age=31536000, immutable");
+        assert_eq!(h["content-security-policy"], "default-src 'none'");
+        assert_eq!(h["x-content-type-options"], "nosniff");
+        let bytes = r.bytes().await.unwrap();
+        ttf_parser::Face::parse(&bytes, 0).expect("a font the browser can read");
+    }
+
+    // The embedded face comes back de-obfuscated: the very font that was embedded.
+    let r = s.get(&format!("/p/{id}/{token}/font/0")).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "font/ttf");
+    assert_eq!(
+        r.headers()["cache-control"],
+        "private, max-age=86400, immutable"
+    );
+    assert_eq!(&r.bytes().await.unwrap()[..], EMBEDDED_TTF);
+
+    assert_eq!(
+        error_of(s.get("/fonts/0123456789abcdef").await).await,
+        (404, "not_found".into())
+    );
+    assert_eq!(
+        error_of(s.get("/fonts/..%2F..%2Fetc%2Fpasswd").await).await,
+        (404, "not_found".into())
+    );
+    assert_eq!(
+        error_of(s.get(&format!("/p/{id}/{token}/font/1")).await).await,
+        (404, "not_found".into())
+    );
+    assert_eq!(
+        error_of(s.get(&format!("/p/{id}/{token}/font/x")).await).await,
+        (404, "not_found".into())
+    );
+    // Other answers keep their no-store header.
+    let r = s.get(&format!("/p/{id}/{token}/model.json")).await;
+    assert_eq!(r.headers()["cache-control"], "no-store, max-age=0");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_real_font_table_gives_open_stacks() {
+    let s = start(|_| {}).await;
+    s.write("fdo67303.docx", std::fs::read(REAL_DOCX).unwrap());
+    let body = s.preview_ok("fdo67303.docx").await;
+    let (id, token) = ids(&body);
+    let page = s
+        .get_text(&format!("/p/{id}/{token}/"))
+        .await
+        .replace("&#39;", "'");
+    // Its runs are in Segoe UI, which the font table calls swiss.
+    assert!(
+        page.contains("font-family:'Segoe UI','Liberation Sans',sans-serif"),
+        "Segoe UI stack"
+    );
+    // Verdana is in the table: DejaVu Sans is declared, served by previewd.
+    let declares =
+        |family: &str| page.contains(&format!("@font-face{{font-family:'{family}';src:local("));
+    for family in [
+        "DejaVu Sans",
+        "Carlito",
+        "Caladea",
+        "Liberation Serif",
+        "Liberation Mono",
+    ] {
+        assert!(declares(family), "{family} is declared");
+    }
+}
+
+/// The family Chromium actually drew a node's text with, and whether it was a web font.
+async fn platform_font(page: &chromiumoxide::Page, selector: &str) -> (String, bool) {
+    let node = page.find_element(selector).await.expect(selector);
+    let fonts = page
+        .execute(GetPlatformFontsForNodeParams::new(node.node_id))
+        .await
+        .expect("CSS.getPlatformFontsForNode");
+    let first = fonts.result.fonts.first().expect("text was drawn").clone();
+    (first.family_name, first.is_custom_font)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chromium_draws_each_run_with_its_resolved_open_font() {
+    let s = start(|_| {}).await;
+    s.write("fonts.docx", fonts_docx());
+    let body = s.preview_ok("fonts.docx").await;
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(body["url"].as_str().unwrap()).await;
+    wait_for(&page, "document.readyState === 'complete' && document.querySelector('#view-document .docx-page') !== null").await;
+    eval(&page, "document.fonts.ready.then(() => true)").await;
+    let tagged = eval(
+        &page,
+        r#"(() => {
+            const probes = {'Verdana sample': 'verdana', 'Calibri sample': 'calibri', '明朝の見本': 'mincho', 'Embedded sample': 'embedded'};
+            let n = 0;
+            for (const el of document.querySelectorAll('#view-document span')) {
+                const probe = probes[el.textContent];
+                if (probe && el.children.length === 0) { el.setAttribute('data-probe', probe); n++; }
+            }
+            return n;
+        })()"#,
+    )
+    .await;
+    assert_eq!(tagged, 4, "every sample run is a span");
+    // Wait for the web fonts the samples use (the embedded face comes from previewd).
+    eval(&page, "Promise.all([...document.fonts].filter(f => f.status !== 'unloaded').map(f => f.loaded)).then(() => true)").await;
+    page.execute(dom::EnableParams::default())
+        .await
+        .expect("DOM.enable");
+    page.execute(EnableParams::default())
+        .await
+        .expect("CSS.enable");
+    assert_eq!(
+        platform_font(&page, "[data-probe=verdana]").await.0,
+        "DejaVu Sans"
+    );
+    assert_eq!(
+        platform_font(&page, "[data-probe=calibri]").await.0,
+        "Carlito"
+    );
+    assert_eq!(
+        platform_font(&page, "[data-probe=mincho]").await.0,
+        "Noto Serif CJK JP"
+    );
+    // The embedded face (DejaVu Sans Mono inside) is a downloaded web font, not the
+    // machine's DejaVu Sans Mono nor Liberation Mono next in its stack.
+    let embedded = platform_font(&page, "[data-probe=embedded]").await;
+    assert_eq!(embedded, ("DejaVu Sans Mono".to_string(), true));
+    let loaded = eval(
+        &page,
+        "[...document.fonts].filter(f => f.family.replace(/[\"']/g, '') === 'Embedded Face').map(f => f.status)",
+    )
+    .await;
+    assert_eq!(loaded, serde_json::json!(["loaded"]));
+    browser.close().await;
+}
