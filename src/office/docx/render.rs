@@ -590,7 +590,12 @@ impl<'d> Renderer<'d, '_> {
             let mut label_style = std::mem::take(&mut style);
             label_style.clear();
             // The label is drawn with the paragraph mark's formatting.
-            run_style(&mut label_style, &p.mark_format, Some(own), &self.opts.fonts);
+            run_style(
+                &mut label_style,
+                &p.mark_format,
+                Some(own),
+                &self.opts.fonts,
+            );
             if let Some(font) = list.font.as_deref() {
                 font_family(&mut label_style, font, &self.opts.fonts);
             }
