@@ -68,10 +68,12 @@ const CHROME_CSS = `
         n,
         { timeout: 10000 }
       );
-      // Pictures are data: URLs; wait until they are decoded, and for web fonts.
+      // Pictures are data: URLs; wait until they are decoded (at most 2 s each: Chromium
+      // never settles decode() of an SVG smaller than a pixel, such as a blank metafile),
+      // and for web fonts.
       await page.evaluate(async (n) => {
         const s = document.getElementById("slide-" + n);
-        await Promise.all(Array.from(s.querySelectorAll("img")).map((im) => (im.decode ? im.decode().catch(() => {}) : null)));
+        await Promise.all(Array.from(s.querySelectorAll("img")).map((im) => (im.decode ? Promise.race([im.decode().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]) : null)));
         await document.fonts.ready;
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       }, n);

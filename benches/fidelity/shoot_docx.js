@@ -45,7 +45,7 @@ const CSS = `
         const v = getComputedStyle(p).getPropertyValue(name).trim();
         return v.endsWith("pt") ? (parseFloat(v) * 96) / 72 : parseFloat(v);
       };
-      await Promise.all(Array.from(document.images).map((im) => (im.decode ? im.decode().catch(() => {}) : null)));
+      await Promise.all(Array.from(document.images).map((im) => (im.decode ? Promise.race([im.decode().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]) : null)));
       await document.fonts.ready;
       const r = p.getBoundingClientRect();
       return {
