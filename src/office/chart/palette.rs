@@ -2,7 +2,7 @@
 //! darkened and lightened, in the order of Office's default colour style ("colorful",
 //! `colors1.xml`: `lumMod 60 %`, `lumMod 80 % lumOff 20 %`, `lumMod 80 %`, …).
 
-use crate::office::pptx::color::ColorCtx;
+use crate::office::pptx::color::{hsl_to_rgb, rgb_to_hsl, ColorCtx};
 
 use super::model::Color;
 
@@ -37,55 +37,8 @@ pub fn luminance(c: Color, modulate: f64, offset: f64) -> Color {
         return c;
     }
     let [r, g, b] = [c.r, c.g, c.b].map(|v| f64::from(v) / 255.0);
-    let max = r.max(g).max(b);
-    let min = r.min(g).min(b);
-    let l = (max + min) / 2.0;
-    let d = max - min;
-    let (h, s) = if d == 0.0 {
-        (0.0, 0.0)
-    } else {
-        let s = if l > 0.5 {
-            d / (2.0 - max - min)
-        } else {
-            d / (max + min)
-        };
-        let h = if max == r {
-            (g - b) / d + if g < b { 6.0 } else { 0.0 }
-        } else if max == g {
-            (b - r) / d + 2.0
-        } else {
-            (r - g) / d + 4.0
-        };
-        (h / 6.0, s)
-    };
-    let l = (l * modulate + offset).clamp(0.0, 1.0);
-    let hue = |p: f64, q: f64, t: f64| {
-        let t = t.rem_euclid(1.0);
-        if t < 1.0 / 6.0 {
-            p + (q - p) * 6.0 * t
-        } else if t < 0.5 {
-            q
-        } else if t < 2.0 / 3.0 {
-            p + (q - p) * (2.0 / 3.0 - t) * 6.0
-        } else {
-            p
-        }
-    };
-    let (r, g, b) = if s == 0.0 {
-        (l, l, l)
-    } else {
-        let q = if l < 0.5 {
-            l * (1.0 + s)
-        } else {
-            l + s - l * s
-        };
-        let p = 2.0 * l - q;
-        (
-            hue(p, q, h + 1.0 / 3.0),
-            hue(p, q, h),
-            hue(p, q, h - 1.0 / 3.0),
-        )
-    };
+    let (h, s, l) = rgb_to_hsl(r, g, b);
+    let (r, g, b) = hsl_to_rgb(h, s, (l * modulate + offset).clamp(0.0, 1.0));
     let q = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
     Color {
         r: q(r),
