@@ -9,6 +9,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::numfmt::{builtin, NumberFormat};
+use crate::office::pptx::color::{hsl_to_rgb, rgb_to_hsl};
 use crate::office::xml::{Element, XmlDoc};
 use crate::office::{Ns, OfficeError, OfficeErrorKind, OfficeResult};
 
@@ -107,59 +108,13 @@ pub fn apply_tint(rgb: u32, tint: f64) -> u32 {
         f64::from((rgb >> 8) & 255) / 255.0,
         f64::from(rgb & 255) / 255.0,
     );
-    let max = r.max(g).max(b);
-    let min = r.min(g).min(b);
-    let mut l = (max + min) / 2.0;
-    let d = max - min;
-    let (h, s) = if d == 0.0 {
-        (0.0, 0.0)
-    } else {
-        let s = if l > 0.5 {
-            d / (2.0 - max - min)
-        } else {
-            d / (max + min)
-        };
-        let h = if max == r {
-            ((g - b) / d).rem_euclid(6.0)
-        } else if max == g {
-            (b - r) / d + 2.0
-        } else {
-            (r - g) / d + 4.0
-        };
-        (h / 6.0, s)
-    };
-    l = if tint < 0.0 {
+    let (h, s, l) = rgb_to_hsl(r, g, b);
+    let l = if tint < 0.0 {
         l * (1.0 + tint)
     } else {
         l * (1.0 - tint) + tint
     };
-    let hue = |p: f64, q: f64, mut t: f64| {
-        t = t.rem_euclid(1.0);
-        if t < 1.0 / 6.0 {
-            p + (q - p) * 6.0 * t
-        } else if t < 0.5 {
-            q
-        } else if t < 2.0 / 3.0 {
-            p + (q - p) * (2.0 / 3.0 - t) * 6.0
-        } else {
-            p
-        }
-    };
-    let (r, g, b) = if s == 0.0 {
-        (l, l, l)
-    } else {
-        let q = if l < 0.5 {
-            l * (1.0 + s)
-        } else {
-            l + s - l * s
-        };
-        let p = 2.0 * l - q;
-        (
-            hue(p, q, h + 1.0 / 3.0),
-            hue(p, q, h),
-            hue(p, q, h - 1.0 / 3.0),
-        )
-    };
+    let (r, g, b) = hsl_to_rgb(h, s, l);
     let c = |x: f64| (x.clamp(0.0, 1.0) * 255.0).round() as u32;
     (c(r) << 16) | (c(g) << 8) | c(b)
 }
