@@ -613,3 +613,32 @@ async fn markdown_ids_leave_the_shell_alone_and_footnotes_work() {
 
     browser.close().await;
 }
+
+/// A framed view (HTML Preview, the sheet grid) fills the pane under the bar: a frame left
+/// at Chromium's default 300 × 150 px shows a sliver of a workbook in a wide window.
+#[tokio::test(flavor = "multi_thread")]
+async fn framed_views_fill_the_pane_below_the_bar() {
+    let s = start(|_| {}).await;
+    s.write("table.csv", "name,value\nA,1\nB,2\n");
+    s.write("page.html", "<!doctype html><p>hello</p>");
+    for rel in ["table.csv", "page.html"] {
+        let (browser, page, _) = open_preview(&s, rel).await;
+        let sizes = eval(
+            &page,
+            "(function(){var f=document.querySelector('section.view:not([hidden]) iframe.doc').getBoundingClientRect();\
+             var m=document.querySelector('main').getBoundingClientRect();\
+             return [Math.round(f.width), Math.round(m.width), Math.round(f.height), Math.round(m.height)];})()",
+        )
+        .await;
+        let v: Vec<i64> = sizes
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_i64().unwrap())
+            .collect();
+        assert!(v[1] > 600 && v[3] > 300, "{rel}: main is {v:?}");
+        assert_eq!(v[0], v[1], "{rel}: frame width vs pane width");
+        assert_eq!(v[2], v[3], "{rel}: frame height vs pane height");
+        browser.close().await;
+    }
+}
