@@ -104,6 +104,17 @@ impl TestServer {
         write_file(&self.root.join(rel), bytes.as_ref())
     }
 
+    /// Copies `fixtures/{rel}` of the repository to the same path in the workspace.
+    pub fn copy_fixture(&self, rel: &str) -> PathBuf {
+        let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(rel);
+        self.write(
+            rel,
+            std::fs::read(&from).expect("a fixture of the repository"),
+        )
+    }
+
     /// Writes a file outside the workspace.
     pub fn write_outside(&self, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
         write_file(&self.outside.join(rel), bytes.as_ref())

@@ -222,9 +222,26 @@
       while (end < lastCol && end < c + 20 && !cellAt(r, end) && !mergeAt(r, end)) end++;
       w = geo.colX[end] - x;
     }
+    // A left or top border is drawn over the neighbour's right or bottom one, so that
+    // two bordered cells share one line, as in a spreadsheet, instead of a doubled one.
+    if (style.edgeL) { x -= 1; w += 1; }
+    if (style.edgeT) { y -= 1; h += 1; }
     place(d, x - ox, y - oy, w, h);
     if (style.indent) d.style.paddingLeft = (3 + 9 * style.indent) + "px";
     if (cell && cell.k) d.style.color = cell.k;
+    // Conditional formatting, measured by the server: CSS of the matching rules, a data
+    // bar behind the value, an icon at the left edge.
+    if (cell && cell.x) d.style.cssText += ";" + cell.x.replace(/[<{}]/g, "");
+    if (cell && cell.bar) {
+      var bar = el("div", "dbar", d);
+      bar.style.width = Math.max(0, Math.min(100, cell.bar[0] * 100)) + "%";
+      bar.style.backgroundImage = "linear-gradient(90deg," + cell.bar[1] + ",#fff)";
+    }
+    if (cell && cell.icon) {
+      var icon = el("span", "cficon", d);
+      icon.textContent = cell.icon[0];
+      icon.style.color = cell.icon[1];
+    }
     var span = el("span", null, d);
     if (style.rotation) {
       d.classList.add("rot");
@@ -254,6 +271,12 @@
         s.textContent = run[0];
         if (run[1]) s.style.cssText = run[1];
       });
+    } else if (cell.hv) {
+      host.textContent = "";
+    } else if (!cell.t && cell.f) {
+      // Saved without a result: the formula, marked, rather than an empty cell.
+      host.textContent = cell.f;
+      d.classList.add("nocalc");
     } else {
       host.textContent = cell.t || "";
     }
@@ -493,6 +516,16 @@
     if (sh.truncatedAt !== null && sh.truncatedAt !== undefined) {
       add("This sheet has more cells than previewd keeps: the first " + sh.truncatedAt + " rows are shown.");
     }
+    if (sh.uncalculated > 0) {
+      add(sh.uncalculated + (sh.uncalculated === 1 ? " formula was" : " formulas were") +
+        " saved without a calculated result; previewd never calculates, so " +
+        (sh.uncalculated === 1 ? "it is" : "they are") + " shown as written, in grey.");
+    }
+    if (sh.conditionalSkipped > 0) {
+      add(sh.conditionalSkipped + " conditional-formatting " + (sh.conditionalSkipped === 1 ? "rule is" : "rules are") +
+        " not shown: " + (sh.conditionalSkipped === 1 ? "its condition is a formula or it covers" : "their conditions are formulas or they cover") +
+        " too many cells.");
+    }
     if (sh.drawings.some(function (d) { return d.kind === "chart"; })) {
       add("Charts are shown as labelled boxes: the chart engine is not built yet.");
     }
@@ -550,6 +583,8 @@
     var css = "";
     meta.styles.forEach(function (s, i) {
       if (s.css) css += ".s" + i + "{" + s.css.replace(/[<{}]/g, "") + "}\n";
+      s.edgeL = /(^|;)border-left:/.test(s.css || "");
+      s.edgeT = /(^|;)border-top:/.test(s.css || "");
     });
     var st = document.createElement("style");
     st.textContent = css;

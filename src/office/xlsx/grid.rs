@@ -10,6 +10,7 @@ use std::fmt::Write;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
+use super::cond;
 use super::model::{column_name, Cell, CellKind, LinkTarget, Sheet, Visibility, Workbook};
 use super::style::HAlign;
 use crate::markup::escape;
@@ -72,6 +73,19 @@ impl Serialize for SheetMeta<'_> {
         m.serialize_entry("drawings", &sh.drawings)?;
         m.serialize_entry("headerRow", &sh.header_row)?;
         m.serialize_entry("truncatedAt", &sh.truncated_at)?;
+        m.serialize_entry("conditionalSkipped", &sh.conditional_skipped)?;
+        // Formulas saved without a result (files written by libraries that do not
+        // calculate): the viewer shows their formula instead of an empty cell.
+        let uncalculated = sh
+            .formulas
+            .iter()
+            .filter(|(i, _)| {
+                sh.cells
+                    .get(*i as usize)
+                    .is_some_and(|c| c.kind == CellKind::Blank)
+            })
+            .count();
+        m.serialize_entry("uncalculated", &uncalculated)?;
         m.end()
     }
 }
@@ -90,6 +104,7 @@ struct CellOut<'a> {
     sheet: &'a Sheet,
     cell: &'a Cell,
     index: u32,
+    row: u32,
 }
 
 impl Serialize for CellOut<'_> {
@@ -107,6 +122,20 @@ impl Serialize for CellOut<'_> {
         }
         if let Some(f) = self.sheet.formula(self.index) {
             m.serialize_entry("f", f)?;
+        }
+        if let Some(cf) = cond::apply(self.book, self.sheet, self.row, self.cell) {
+            if !cf.css.is_empty() {
+                m.serialize_entry("x", &cf.css)?;
+            }
+            if let Some((len, color)) = cf.bar {
+                m.serialize_entry("bar", &(len, format!("#{color:06x}")))?;
+            }
+            if let Some((glyph, color)) = cf.icon {
+                m.serialize_entry("icon", &(glyph, format!("#{color:06x}")))?;
+            }
+            if cf.hide_value {
+                m.serialize_entry("hv", &true)?;
+            }
         }
         if let Some(runs) = self.book.rich_runs(self.cell) {
             let text = self.book.shared.get(self.cell.value as u32);
@@ -147,6 +176,7 @@ impl Serialize for RowsOut<'_> {
                     sheet: self.sheet,
                     cell,
                     index: first + k as u32,
+                    row: row.r,
                 })
                 .collect();
             seq.serialize_element(&(row.r, cells))?;
@@ -439,10 +469,34 @@ fn render_table(book: &Workbook, sh: &Sheet, max_rows: u32, out: &mut String) {
             };
             let wrap = if f.wrap { " wrap" } else { "" };
             let _ = write!(out, "<td class=\"s{} a{align}{wrap}\"{attrs}", cell.style);
+            let cf = cond::apply(book, sh, r, cell).unwrap_or_default();
+            let mut style = String::new();
             if let Some(color) = d.color {
-                let _ = write!(out, " style=\"color:#{:06x}\"", color.0);
+                let _ = write!(style, "color:#{:06x};", color.0);
+            }
+            style.push_str(&cf.css);
+            if let Some((len, color)) = cf.bar {
+                let p = (len * 100.0).round();
+                let _ = write!(
+                    style,
+                    "background-image:linear-gradient(90deg,#{color:06x},#ffffff {p}%,transparent {p}%);"
+                );
+            }
+            if !style.is_empty() {
+                let _ = write!(out, " style=\"{}\"", escape(&style));
             }
             out.push('>');
+            if let Some((glyph, color)) = cf.icon {
+                let _ = write!(out, "<span style=\"color:#{color:06x}\">{glyph}</span> ");
+            }
+            let d = if cf.hide_value {
+                super::model::Display {
+                    text: std::borrow::Cow::Borrowed(""),
+                    ..d
+                }
+            } else {
+                d
+            };
             let link = sh
                 .links
                 .iter()

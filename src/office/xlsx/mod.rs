@@ -31,6 +31,7 @@
 //!
 //! [`OfficeLimits`]: crate::office::OfficeLimits
 
+pub mod cond;
 pub mod grid;
 pub mod model;
 pub mod numfmt;

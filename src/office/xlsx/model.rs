@@ -250,6 +250,10 @@ pub struct Sheet {
     pub header_row: bool,
     /// When the sheet had more cells than the limit: how many rows are kept.
     pub truncated_at: Option<u32>,
+    /// Conditional-formatting rules in priority order ([`super::cond`]).
+    pub conditional: Vec<super::cond::Rule>,
+    /// How many of those previewd does not apply (their conditions are formulas).
+    pub conditional_skipped: u32,
 }
 
 impl Sheet {
@@ -277,6 +281,8 @@ impl Sheet {
             drawings: Vec::new(),
             header_row: false,
             truncated_at: None,
+            conditional: Vec::new(),
+            conditional_skipped: 0,
         }
     }
 

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::cond;
 use super::model::{
     parse_cell_ref, parse_range, Cell, CellKind, ColumnRange, Comment, Drawing, Hyperlink,
     LinkTarget, Rect, RichText, Row, Sheet, TextPool, Visibility, Workbook,
@@ -154,6 +155,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Workbook> {
         drop(bytes);
         let (mut sheet, links, drawing_id) = reader.finish();
         sheet.visibility = visibility;
+        sheet.conditional_skipped = cond::prepare(&mut sheet, &book.shared) as u32;
         let sheet_rels = package.relationships(&part)?;
         let index = book.sheets.len();
         for (rect, id, location) in links {
@@ -404,6 +406,7 @@ struct SheetReader<'l> {
     links: Vec<RawLink>,
     drawing: Option<String>,
     depth_in_ext: u32,
+    conditional: cond::Reader,
 }
 
 impl<'l> SheetReader<'l> {
@@ -438,6 +441,7 @@ impl<'l> SheetReader<'l> {
             links: Vec::new(),
             drawing: None,
             depth_in_ext: 0,
+            conditional: cond::Reader::default(),
         }
     }
 
@@ -446,6 +450,7 @@ impl<'l> SheetReader<'l> {
             Ev::Open(s, empty) => self.open(s, empty)?,
             Ev::Close(name) => self.close(name)?,
             Ev::Text(t) => {
+                self.conditional.text(t);
                 let max = self.limits.max_cell_bytes;
                 match self.slot {
                     Slot::Value if self.value.len() <= max => self.value.push_str(t),
@@ -471,6 +476,7 @@ impl<'l> SheetReader<'l> {
             }
             return Ok(());
         }
+        self.conditional.open(s, empty, self.theme);
         let sh = &mut self.sheet;
         match s.name() {
             // Extension lists hold vendor markup that reuses SpreadsheetML names.
@@ -672,6 +678,7 @@ impl<'l> SheetReader<'l> {
             self.depth_in_ext -= 1;
             return Ok(());
         }
+        self.conditional.close(name);
         match name {
             b"v" | b"f" | b"is" => self.slot = Slot::None,
             b"rPh" => self.in_rph = false,
@@ -805,6 +812,7 @@ impl<'l> SheetReader<'l> {
         sh.formulas.shrink_to_fit();
         sh.merges.shrink_to_fit();
         sh.pool.shrink();
+        sh.conditional = std::mem::take(&mut self.conditional.rules);
         (self.sheet, self.links, self.drawing)
     }
 }

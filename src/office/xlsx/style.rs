@@ -351,6 +351,37 @@ fn border_css(border: Element<'_>, theme: &ThemeColors) -> String {
     css
 }
 
+/// A differential format (`dxf`, what a conditional-formatting rule applies) as CSS.
+///
+/// In a `dxf` a solid fill's colour is its `bgColor` (the cell's own fills use
+/// `fgColor`); a file that writes only `fgColor` gets that.
+fn dxf_css(dxf: Element<'_>, theme: &ThemeColors) -> String {
+    let mut css = String::new();
+    if let Some(font) = dxf.child(Ns::Sml, "font") {
+        css.push_str(&font_css(font, theme));
+    }
+    if let Some(p) = dxf
+        .child(Ns::Sml, "fill")
+        .and_then(|f| f.child(Ns::Sml, "patternFill"))
+    {
+        let kind = p.attr_local("patternType").unwrap_or("solid");
+        let color = |name: &str| p.child(Ns::Sml, name).and_then(|c| resolve_color(c, theme));
+        if kind == "solid" {
+            if let Some(c) = color("bgColor").or_else(|| color("fgColor")) {
+                let _ = write!(css, "background:#{c:06x};");
+            }
+        } else if kind != "none" {
+            if let Some(f) = dxf.child(Ns::Sml, "fill") {
+                css.push_str(&fill_css(f, theme));
+            }
+        }
+    }
+    if let Some(b) = dxf.child(Ns::Sml, "border") {
+        css.push_str(&border_css(b, theme));
+    }
+    css
+}
+
 /// Every cell format of a workbook and the number formats they use.
 #[derive(Debug, Clone, Default)]
 pub struct Styles {
@@ -358,6 +389,8 @@ pub struct Styles {
     pub cell_formats: Vec<CellFormat>,
     /// Distinct parsed number formats.
     pub formats: Vec<NumberFormat>,
+    /// Differential formats of conditional formatting, as CSS, by `dxfId`.
+    pub dxfs: Vec<String>,
 }
 
 impl Styles {
@@ -369,6 +402,7 @@ impl Styles {
                 ..CellFormat::default()
             }],
             formats: vec![NumberFormat::parse("General")],
+            dxfs: Vec::new(),
         }
     }
 
@@ -498,9 +532,17 @@ impl Styles {
             cf.css = css;
             styles.cell_formats.push(cf);
         }
+        let dxfs: Vec<String> = list("dxfs", "dxf")?
+            .into_iter()
+            .map(|d| dxf_css(d, theme))
+            .collect();
         if styles.cell_formats.is_empty() {
-            return Ok(Styles::plain());
+            return Ok(Styles {
+                dxfs,
+                ..Styles::plain()
+            });
         }
+        styles.dxfs = dxfs;
         // Cells name their style with a 16-bit index in the model.
         styles.cell_formats.truncate(usize::from(u16::MAX));
         Ok(styles)
