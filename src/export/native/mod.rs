@@ -37,6 +37,7 @@ mod fonts;
 mod layout;
 mod pdf;
 mod raster;
+mod runs_cache;
 mod text;
 mod theme;
 
