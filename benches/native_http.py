@@ -7,6 +7,9 @@ posts the 200-line diff (`benches/native.rs` builds the same one) with `mode: "f
 p50/p90/max latency and the service's peak RSS (VmHWM). Then it times single PDF requests.
 
 Usage: python3 benches/native_http.py [seconds=20] [clients=2]
+NATIVE_HTTP_ENGINES=native (comma-separated) runs only the engines named; NATIVE_HTTP_BIN picks
+another binary. The CPU-ms per image is the service's user + system time over the sustained
+run divided by the images it made.
 Needs a release build: cargo build --release --bin previewd
 """
 import http.client, json, os, subprocess, sys, tempfile, threading, time
@@ -15,7 +18,8 @@ SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 20.0
 CLIENTS = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-BIN = os.path.join(TARGET, "release", "previewd")
+BIN = os.environ.get("NATIVE_HTTP_BIN", os.path.join(TARGET, "release", "previewd"))
+ENGINES = os.environ.get("NATIVE_HTTP_ENGINES", "native,chromium").split(",")
 
 before = "".join(f"    let value_{i} = compute({i}, &state); // line {i}\n" for i in range(200))
 after = "".join(
@@ -48,13 +52,22 @@ def peak_rss_mib(pid):
     return float("nan")
 
 
+def cpu_seconds(pid):
+    """User + system time of the process and its finished children, seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = sum(int(x) for x in fields[11:15])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def run(engine, port):
     work = tempfile.mkdtemp()
     env = dict(os.environ, PREVIEWD_DIFFS__DATA_DIR=os.path.join(work, "diffs"))
     proc = subprocess.Popen([BIN, "serve", "--workspace", work, "--listen", f"127.0.0.1:{port}",
                              "--export-engine", engine], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "log"), "w"))
     try:
+        print(f"[{engine}] service log: {os.path.join(work, 'log')}")
         for _ in range(100):
             try:
                 http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
@@ -72,16 +85,19 @@ def run(engine, port):
                 with lock:
                     lat.append(t)
 
+        cpu0 = cpu_seconds(proc.pid)
         start = time.perf_counter()
         ts = [threading.Thread(target=client) for _ in range(CLIENTS)]
         [t.start() for t in ts]
         [t.join() for t in ts]
         took = time.perf_counter() - start
+        cpu_ms = (cpu_seconds(proc.pid) - cpu0) * 1000 / max(1, len(lat))
         lat.sort()
         rate = len(lat) / took
         print(f"[{engine}] {len(lat)} PNGs in {took:.1f} s with {CLIENTS} clients: {rate:.1f} PNG/s; "
               f"p50 {lat[len(lat)//2]*1000:.1f} ms, p90 {lat[int(len(lat)*0.9)]*1000:.1f} ms, "
-              f"max {lat[-1]*1000:.1f} ms; peak RSS {peak_rss_mib(proc.pid):.1f} MiB")
+              f"max {lat[-1]*1000:.1f} ms; {cpu_ms:.1f} CPU-ms per PNG (service); "
+              f"peak RSS {peak_rss_mib(proc.pid):.1f} MiB; load average {os.getloadavg()[0]:.2f}")
         single = sorted(post(port, png)[0] for _ in range(20))
         print(f"[{engine}] one PNG at a time: p50 {single[10]*1000:.1f} ms")
         pdf = body("pdf")
@@ -93,6 +109,6 @@ def run(engine, port):
         proc.wait()
 
 
-native = run("native", 8801)
-chromium = run("chromium", 8802)
-print(f"native / chromium PNG/s: {native / chromium:.1f}x")
+rates = {e: run(e, 8801 + i) for i, e in enumerate(ENGINES)}
+if "native" in rates and "chromium" in rates:
+    print(f"native / chromium PNG/s: {rates['native'] / rates['chromium']:.1f}x")

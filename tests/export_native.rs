@@ -387,3 +387,27 @@ async fn file_and_both_modes_work_with_no_browser_at_all() {
     );
     assert!(metrics.contains("previewd_export_engine_renders_total{engine=\"chromium\"} 0"));
 }
+
+#[test]
+fn png_is_the_same_every_time_with_cached_highlighting_and_glyphs() {
+    let (before, after) = changed(40);
+    let body = json!({"before": before, "after": after, "path": "src/lib.rs",
+                      "mode": "file", "layout": "split", "theme": "dark"});
+    let first = render(body.clone()).unwrap();
+    // Another render in between puts other glyphs, sizes and syntax runs in the caches.
+    render(
+        json!({"before": "fn a() {}\n", "after": "fn b() {}\n", "path": "a.rs",
+                  "mode": "file", "fileScale": 3}),
+    )
+    .unwrap();
+    let second = render(body.clone()).unwrap();
+    assert_eq!(
+        first.bytes, second.bytes,
+        "the second render is the same image"
+    );
+    assert_eq!(first.width, second.width);
+    // The rows are coloured (highlighting reached the picture both times).
+    let img = decode(&second.bytes);
+    let colours: std::collections::HashSet<_> = img.pixels().map(|p| p.0).collect();
+    assert!(colours.len() > 16, "{} colours", colours.len());
+}

@@ -15,13 +15,16 @@
 //! the per-class paddings of `td.num` and `td.code`, so numbers end at their column's edge
 //! and code starts at its own.
 
+use std::sync::Arc;
+
 use super::fonts::{fonts, FaceId, GlyphRef, REGULAR};
+use super::runs_cache::{self, LineRuns};
 use super::text::{self, Atom, AtomKind, PILL_MARGIN, PILL_PAD, PILL_SCALE};
 use super::theme::{Palette, Rgba};
 use crate::diff::input::Presentation;
 use crate::diff::model::{DiffLine, DiffModel, FileDiff, FileStatus, Hunk, LineKind};
 use crate::diff::options::{DiffIndicators, Layout, Theme};
-use crate::highlight::{highlight_runs, language_name, StyledRun};
+use crate::highlight::{language_name, StyledRun};
 
 /// An axis-aligned box, CSS px.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -263,9 +266,6 @@ enum Syntax {
     Plain,
     OverBudget,
 }
-
-/// Syntax runs of each line of one side.
-type LineRuns = Vec<Vec<StyledRun>>;
 
 /// One line of code to draw: its text (CR stripped), colours, word marks.
 struct CodeLine<'a> {
@@ -641,16 +641,17 @@ fn file_box(
     };
     let dark = o.theme == Theme::Dark;
     // Runs of the new side's lines and of the old side's.
-    let mut runs: Option<(LineRuns, LineRuns)> = None;
+    let mut runs: Option<(Arc<LineRuns>, Arc<LineRuns>)> = None;
     if let Some(sname) = syntax_name {
         let cost = new_src.len() + old_src.len();
         if cost <= *budget {
             *budget -= cost;
-            let new_r = highlight_runs(&new_src, lang, name, dark);
+            // Through the cache: the same diff drawn again is not highlighted again.
+            let new_r = runs_cache::runs(&new_src, lang, name, dark);
             let old_r = if old_src.is_empty() {
-                Some(Vec::new())
+                Some(Arc::default())
             } else {
-                highlight_runs(&old_src, lang, name, dark)
+                runs_cache::runs(&old_src, lang, name, dark)
             };
             match (new_r, old_r) {
                 (Some(n), Some(o)) => {

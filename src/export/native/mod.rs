@@ -17,8 +17,8 @@
 //! complex-script shaping that a code diff does not want (the viewer shows bidi controls
 //! as visible pills rather than obeying them) at several times the code and start-up cost.
 //! `fontdb` finds the machine's fonts for the characters the shipped DejaVu Sans Mono
-//! lacks and `ttf-parser` reads their coverage. `tiny-skia` fills the boxes, rounded
-//! badges and borders with anti-aliasing. The `png` crate encodes with its fast
+//! lacks and `ttf-parser` reads their coverage. `tiny-skia` draws the rounded badges and
+//! borders with anti-aliasing; plain boxes and glyphs are painted directly (`raster`). The `png` crate encodes with its fast
 //! `fdeflate` path and the `Up` filter, which suits flat-colour rows. `pdf-writer` writes
 //! the PDF object by object (small, no runtime), and `subsetter` cuts each embedded face
 //! down to the glyphs drawn; krilla would do both, but draws through its own text stack,
@@ -37,6 +37,7 @@ mod fonts;
 mod layout;
 mod pdf;
 mod raster;
+mod runs_cache;
 mod text;
 mod theme;
 

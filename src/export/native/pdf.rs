@@ -10,11 +10,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write as _;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect as PdfRect, Ref, Str};
 
-use super::fonts::{fonts, FaceId};
+use super::fonts::{fonts, Face, FaceId};
 use super::layout::{Frame, Glyph, Item, Rect};
 use super::theme::Rgba;
 
@@ -35,6 +36,65 @@ struct EmbeddedFace {
     cids: HashMap<u16, u16>,
     /// Advance of each CID in 1/1000 em, by CID.
     widths: Vec<f32>,
+}
+
+/// One face cut down to the glyphs a frame draws, deflated, as the PDF embeds it.
+struct Subset {
+    /// Original glyph id → glyph id in the subset (= CID).
+    cids: HashMap<u16, u16>,
+    /// The font program, deflated.
+    deflated: Vec<u8>,
+    /// Its size before deflating (`Length1`).
+    raw_len: usize,
+}
+
+/// Subsets kept: the same diff exported again embeds the same glyphs, and cutting and
+/// deflating a face is most of the PDF writer's own time.
+const SUBSET_CACHE_ENTRIES: usize = 16;
+
+/// Largest deflated font program the cache keeps.
+const SUBSET_CACHE_MAX_BYTES: usize = 256 * 1024;
+
+/// The subset of `face` for `glyphs`, from a small most-recently-used cache.
+fn subset_of(face_id: FaceId, face: &Face, glyphs: &BTreeMap<u16, char>) -> Arc<Subset> {
+    type Cache = Mutex<Vec<((FaceId, Vec<u16>), Arc<Subset>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = (face_id, glyphs.keys().copied().collect::<Vec<u16>>());
+    let cache = CACHE.get_or_init(Cache::default);
+    {
+        let mut list = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(at) = list.iter().position(|(k, _)| *k == key) {
+            let hit = list.remove(at);
+            let subset = Arc::clone(&hit.1);
+            list.insert(0, hit);
+            return subset;
+        }
+    }
+    let mut remapper = subsetter::GlyphRemapper::new();
+    let mut cids = HashMap::new();
+    for &gid in glyphs.keys() {
+        cids.insert(gid, remapper.remap(gid));
+    }
+    let (data, cids) = match subsetter::subset(&face.data, face.index, &remapper) {
+        Ok(data) => (data, cids),
+        Err(e) => {
+            // Embed the whole face with its own glyph ids rather than lose the text.
+            tracing::warn!(error = %e, family = %face.family, "font subsetting failed");
+            (face.data.to_vec(), glyphs.keys().map(|&g| (g, g)).collect())
+        }
+    };
+    let subset = Arc::new(Subset {
+        cids,
+        deflated: deflate(&data),
+        raw_len: data.len(),
+    });
+    // A whole fallback face (subsetting failed) can be megabytes: not kept.
+    if subset.deflated.len() <= SUBSET_CACHE_MAX_BYTES {
+        let mut list = cache.lock().unwrap_or_else(|e| e.into_inner());
+        list.insert(0, (key, Arc::clone(&subset)));
+        list.truncate(SUBSET_CACHE_ENTRIES);
+    }
+    subset
 }
 
 /// Graphics-state names for fill alphas.
@@ -132,19 +192,8 @@ pub fn write(frame: &Frame) -> Vec<u8> {
     let mut font_refs: Vec<(String, Ref)> = Vec::new();
     for (&face_id, glyphs) in &used {
         let face = f.face(face_id);
-        let mut remapper = subsetter::GlyphRemapper::new();
-        let mut cids = HashMap::new();
-        for &gid in glyphs.keys() {
-            cids.insert(gid, remapper.remap(gid));
-        }
-        let (data, cids) = match subsetter::subset(&face.data, face.index, &remapper) {
-            Ok(data) => (data, cids),
-            Err(e) => {
-                // Embed the whole face with its own glyph ids rather than lose the text.
-                tracing::warn!(error = %e, family = %face.family, "font subsetting failed");
-                (face.data.to_vec(), glyphs.keys().map(|&g| (g, g)).collect())
-            }
-        };
+        let subset = subset_of(face_id, &face, glyphs);
+        let cids = subset.cids.clone();
         let max_cid = cids.values().copied().max().unwrap_or(0);
         let mut widths = vec![0.0f32; usize::from(max_cid) + 1];
         for (&gid, &cid) in &cids {
@@ -220,10 +269,9 @@ pub fn write(frame: &Frame) -> Vec<u8> {
             .cap_height(cap)
             .stem_v(80.0)
             .font_file2(file);
-        let compressed = deflate(&data);
-        pdf.stream(file, &compressed)
+        pdf.stream(file, &subset.deflated)
             .filter(Filter::FlateDecode)
-            .pair(Name(b"Length1"), data.len() as i32);
+            .pair(Name(b"Length1"), subset.raw_len as i32);
         let mut cmap = UnicodeCmap::new(Name(b"Custom"), info);
         for (&gid, &ch) in glyphs {
             if let Some(&cid) = cids.get(&gid) {
