@@ -172,6 +172,17 @@ impl PdfDocument {
         raster::render_page(self.page(index)?, scale, &self.limits)
     }
 
+    /// [`PdfDocument::render`] with hayro's rasterizer settings given (see
+    /// [`raster::render_page_with`]).
+    pub fn render_with(
+        &self,
+        index: usize,
+        scale: f32,
+        settings: &hayro::RenderSettings,
+    ) -> Result<Raster, PdfError> {
+        raster::render_page_with(self.page(index)?, scale, &self.limits, settings)
+    }
+
     /// The "could not render in time" tile for page `index` at `scale`.
     pub fn timeout_tile(&self, index: usize, scale: f32) -> Result<Raster, PdfError> {
         let (w, h) = self.page(index)?.render_dimensions();
@@ -232,5 +243,33 @@ mod tests {
         let raster = doc.render(0, 2.0).unwrap();
         assert_eq!((raster.width, raster.height), (600, 400));
         assert!(matches!(doc.render(5, 1.0), Err(PdfError::NoSuchPage(6))));
+    }
+
+    #[test]
+    fn a_page_of_forms_drawing_each_other_stops_its_text_at_the_deadline() {
+        // Form /X draws itself four times and a square: 4^50 squares at hayro's nesting
+        // cap of 50, no glyph among them, so only a deadline on every drawing call ends it.
+        let form = b"/X Do /X Do /X Do /X Do 0 0 1 1 re f";
+        let mut x = format!(
+            "<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] /Resources << /XObject << /X 4 0 R >> >> /Length {} >>\nstream\n",
+            form.len()
+        )
+        .into_bytes();
+        x.extend_from_slice(form);
+        x.extend_from_slice(b"\nendstream");
+        let objects = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /XObject << /X 4 0 R >> >> /Contents 5 0 R >>".to_vec(),
+            x,
+            b"<< /Length 5 >>\nstream\n/X Do\nendstream".to_vec(),
+        ];
+        let limits = PdfLimits {
+            page_timeout_ms: 200,
+            ..PdfLimits::default()
+        };
+        let doc = PdfDocument::open(writer::assemble(&objects).into(), &limits).unwrap();
+        let text = doc.text(0).unwrap();
+        assert!(text.truncated && text.runs.is_empty(), "{text:?}");
     }
 }

@@ -197,16 +197,31 @@ impl TextDevice {
     }
 }
 
-impl<'a> Device<'a> for TextDevice {
-    fn draw_path(&mut self, _: &BezPath, _: DrawProps<'a>, _: &DrawMode) {}
-    fn push_clip_path(&mut self, _: &ClipPath) {}
-    fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {}
-
-    fn draw_glyph_run(&mut self, run: &GlyphRun<'_, 'a>, props: DrawProps<'a>, _: &DrawMode) {
+impl TextDevice {
+    /// Stops the interpreter once the deadline has passed. Every drawing call checks, not
+    /// only text: a page of nested forms that draw each other can run for ever without
+    /// showing a glyph.
+    fn check_deadline(&mut self) {
         if Instant::now() >= self.deadline {
             self.truncated = true;
             resume_unwind(Box::new(Stop));
         }
+    }
+}
+
+impl<'a> Device<'a> for TextDevice {
+    fn draw_path(&mut self, _: &BezPath, _: DrawProps<'a>, _: &DrawMode) {
+        self.check_deadline();
+    }
+    fn push_clip_path(&mut self, _: &ClipPath) {
+        self.check_deadline();
+    }
+    fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {
+        self.check_deadline();
+    }
+
+    fn draw_glyph_run(&mut self, run: &GlyphRun<'_, 'a>, props: DrawProps<'a>, _: &DrawMode) {
+        self.check_deadline();
         for glyph in run.glyphs() {
             let Some(unicode) = glyph.as_unicode() else {
                 continue;
@@ -229,7 +244,13 @@ impl<'a> Device<'a> for TextDevice {
         }
     }
 
-    fn draw_image(&mut self, _: Image<'a, '_>, _: ImageDrawProps<'a>) {}
-    fn pop_clip(&mut self) {}
-    fn pop_transparency_group(&mut self) {}
+    fn draw_image(&mut self, _: Image<'a, '_>, _: ImageDrawProps<'a>) {
+        self.check_deadline();
+    }
+    fn pop_clip(&mut self) {
+        self.check_deadline();
+    }
+    fn pop_transparency_group(&mut self) {
+        self.check_deadline();
+    }
 }
