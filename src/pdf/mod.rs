@@ -246,26 +246,36 @@ mod tests {
     }
 
     #[test]
-    fn a_page_of_forms_drawing_each_other_stops_its_text_at_the_deadline() {
-        // Form /X draws itself four times and a square: 4^50 squares at hayro's nesting
-        // cap of 50, no glyph among them, so only a deadline on every drawing call ends it.
-        let form = b"/X Do /X Do /X Do /X Do 0 0 1 1 re f";
-        let mut x = format!(
-            "<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] /Resources << /XObject << /X 4 0 R >> >> /Length {} >>\nstream\n",
-            form.len()
-        )
-        .into_bytes();
-        x.extend_from_slice(form);
-        x.extend_from_slice(b"\nendstream");
-        let objects = vec![
+    fn a_page_of_nested_forms_stops_its_text_at_the_deadline() {
+        // Twelve forms, each drawing the next four times, the last one a square: 4^12
+        // (16.7 million) squares and no glyph, so only a deadline checked on every drawing
+        // call (not only on text) ends it in time.
+        const LEVELS: usize = 12;
+        let mut objects = vec![
             b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /XObject << /X 4 0 R >> >> /Contents 5 0 R >>".to_vec(),
-            x,
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /XObject << /X 5 0 R >> >> /Contents 4 0 R >>".to_vec(),
             b"<< /Length 5 >>\nstream\n/X Do\nendstream".to_vec(),
         ];
+        for level in 0..LEVELS {
+            let (content, resources) = if level + 1 < LEVELS {
+                (
+                    "/X Do /X Do /X Do /X Do".to_string(),
+                    format!("/Resources << /XObject << /X {} 0 R >> >>", 6 + level),
+                )
+            } else {
+                ("0 0 1 1 re f".to_string(), String::new())
+            };
+            objects.push(
+                format!(
+                    "<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] {resources} /Length {} >>\nstream\n{content}\nendstream",
+                    content.len()
+                )
+                .into_bytes(),
+            );
+        }
         let limits = PdfLimits {
-            page_timeout_ms: 200,
+            page_timeout_ms: 1,
             ..PdfLimits::default()
         };
         let doc = PdfDocument::open(writer::assemble(&objects).into(), &limits).unwrap();
