@@ -6,8 +6,8 @@
 //! raw bytes, inflates each zlib stream into a counter (nothing is kept) and stops at the
 //! caps: the whole scan costs at most `max_total_inflated_bytes` of inflating. It also
 //! counts objects and reads the size of every image from its dictionary (and a JPEG 2000
-//! image's from its own header), so oversized images are refused before a decoder
-//! allocates for them.
+//! image's from its own header, a JBIG2 image's from its page and region segments, in
+//! `guard/jbig2.rs`), so oversized images are refused before a decoder allocates for them.
 //!
 //! Streams of an encrypted file are ciphertext here, so they are measured again after the
 //! parser decrypted them ([`check_decrypted_streams`]).
