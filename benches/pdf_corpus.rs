@@ -52,6 +52,8 @@ struct Row {
     ssim: Vec<f64>,
     recall: Option<(usize, usize)>,
     missed: Vec<String>,
+    /// Pages too small for one SSIM window, left out of the SSIM figures.
+    tiny: usize,
     error: Option<String>,
 }
 
@@ -182,6 +184,7 @@ fn measure(file: &Path, s: &Settings, pages: &mut Vec<(PathBuf, usize, f64)>) ->
         ssim: Vec::new(),
         recall: None,
         missed: Vec::new(),
+        tiny: 0,
         error: None,
     };
     let started = Instant::now();
@@ -220,7 +223,11 @@ fn measure(file: &Path, s: &Settings, pages: &mut Vec<(PathBuf, usize, f64)>) ->
         let (Ok(a), Ok(b)) = (image::load_from_memory(&raster.png), image::open(&theirs)) else {
             continue;
         };
-        let value = ssim(&a.to_luma8(), &b.to_luma8());
+        // A page smaller than one window (a 1 × 1 point page is 2 × 2 pixels) has no SSIM.
+        let Some(value) = ssim(&a.to_luma8(), &b.to_luma8()) else {
+            row.tiny += 1;
+            continue;
+        };
         row.ssim.push(value);
         pages.push((file.to_path_buf(), i, value));
         let _ = std::fs::remove_file(theirs);
@@ -336,8 +343,9 @@ fn side_by_side(file: &Path, index: usize, s: &Settings, png: &Path) -> Result<(
     pair.save(png).map_err(|e| e.to_string())
 }
 
-/// Mean SSIM over 8 × 8 windows (a step of 4) of the common area of two grey images.
-fn ssim(a: &GrayImage, b: &GrayImage) -> f64 {
+/// Mean SSIM over 8 × 8 windows (a step of 4) of the common area of two grey images;
+/// `None` when not one window fits.
+fn ssim(a: &GrayImage, b: &GrayImage) -> Option<f64> {
     let w = a.width().min(b.width());
     let h = a.height().min(b.height());
     let (c1, c2) = ((0.01f64 * 255.0).powi(2), (0.03f64 * 255.0).powi(2));
@@ -367,11 +375,7 @@ fn ssim(a: &GrayImage, b: &GrayImage) -> f64 {
             n += 1;
         }
     }
-    if n == 0 {
-        0.0
-    } else {
-        total / n as f64
-    }
+    (n > 0).then(|| total / n as f64)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -389,6 +393,18 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len().max(1) as f64
+}
+
+/// The note column: the error, and pages left out of the SSIM figures.
+fn note(r: &Row) -> String {
+    let mut note = r.error.clone().unwrap_or_default();
+    if r.tiny > 0 {
+        if !note.is_empty() {
+            note.push_str("; ");
+        }
+        note.push_str(&format!("{} page(s) under 8 × 8 pixels, no SSIM", r.tiny));
+    }
+    note
 }
 
 fn report(rows: &[Row], s: &Settings) -> String {
@@ -426,7 +442,7 @@ fn report(rows: &[Row], s: &Settings) -> String {
             r.open_ms,
             r.ours_ms,
             r.poppler_ms,
-            r.error.as_deref().unwrap_or("")
+            note(r)
         ));
     }
     let opened: Vec<&Row> = rows.iter().filter(|r| r.pages > 0).collect();
