@@ -291,4 +291,20 @@ mod tests {
         let text = doc.text(0).unwrap();
         assert!(text.truncated && text.runs.is_empty(), "{text:?}");
     }
+
+    #[test]
+    fn a_word_gap_of_a_sixth_of_an_em_is_a_space_and_letterspacing_is_not() {
+        // Small-capital headings of a real file (tika-testPDF_bad_page_303226.pdf) set
+        // their words 0.155 em apart; letterspaced text (tika-testExtraSpaces.pdf) sets its
+        // letters up to about 0.14 em apart.
+        let page = writer::PageSpec {
+            content: "BT /F1 10 Tf 20 150 Td [(SPECIAL) -165 (EXEMPT)] TJ ET\n\
+                      BT /F1 10 Tf 1.3 Tc 20 100 Td (Here) Tj ET\n"
+                .into(),
+            ..writer::PageSpec::new(300.0, 200.0)
+        };
+        let file = writer::document(&[page], "gaps", &[]);
+        let doc = PdfDocument::open(file.into(), &PdfLimits::default()).unwrap();
+        assert_eq!(doc.text(0).unwrap().plain(), "SPECIAL EXEMPT\nHere");
+    }
 }

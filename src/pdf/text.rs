@@ -64,6 +64,10 @@ impl PageText {
     }
 }
 
+/// The gap between two glyphs, as a fraction of the font size, past which a space is put
+/// between them.
+const WORD_GAP: f64 = 0.15;
+
 /// Unwinds out of the interpreter when the deadline passes (`resume_unwind` skips the panic
 /// hook, so nothing is printed).
 struct Stop;
@@ -157,7 +161,10 @@ impl TextDevice {
             let s = f64::from(open.run.s);
             let similar = (size - s).abs() < s * 0.4;
             if same_dir && similar && off < s * 0.35 && gap > -s * 0.6 && gap < s * 2.0 {
-                if gap > s * 0.18 && !open.run.t.ends_with(' ') && !text.starts_with(' ') {
+                // A space where the gap passes 0.15 em: small-capital headings set their
+                // words 0.155 em apart, letterspaced words their letters up to 0.14 em
+                // (see benches/pdf/README.md for the corpus recall by threshold).
+                if gap > s * WORD_GAP && !open.run.t.ends_with(' ') && !text.starts_with(' ') {
                     open.run.t.push(' ');
                 }
                 open.run.t.push_str(text);
