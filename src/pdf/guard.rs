@@ -6,13 +6,14 @@
 //! raw bytes, inflates each zlib stream into a counter (nothing is kept) and stops at the
 //! caps: the whole scan costs at most `max_total_inflated_bytes` of inflating. It also
 //! counts objects and reads the size of every image from its dictionary (and a JPEG 2000
-//! image's from its own header), so oversized images are refused before a decoder
-//! allocates for them.
+//! image's from its own header, a JBIG2 image's from its page and region segments, in
+//! `guard/jbig2.rs`), so oversized images are refused before a decoder allocates for them.
 //!
 //! Streams of an encrypted file are ciphertext here, so they are measured again after the
 //! parser decrypted them ([`check_decrypted_streams`]).
 
 mod decoded;
+mod jbig2;
 
 use super::{PdfError, PdfLimits};
 use decoded::{decoded_len, Coding};
@@ -217,8 +218,11 @@ fn check_image(dict: &[u8], data: &[u8], limits: &PdfLimits) -> Result<Option<u6
         (Some(w), Some(h)) => Some((w, h)),
         _ => None,
     };
+    // The codestream's own header, behind a Flate filter when one comes first.
     let encoded = if find(dict, b"/JPXDecode", 0).is_some() {
-        jpx_size(data)
+        jpx_size(&head(data))
+    } else if find(dict, b"/JBIG2Decode", 0).is_some() {
+        jbig2::largest_bitmap(&head(data))
     } else {
         None
     };
@@ -254,6 +258,20 @@ fn sample_bytes(dict: &[u8], w: u64, h: u64) -> u64 {
         .div_ceil(8)
         .saturating_add(1);
     row.saturating_mul(h)
+}
+
+/// The first bytes of an image stream's codestream: the data itself, or its first 64 KiB
+/// inflated when it starts with a zlib header (`[/FlateDecode /JBIG2Decode]`).
+fn head(data: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    use std::io::Read;
+    if !is_zlib(data) {
+        return data.into();
+    }
+    let mut out = Vec::new();
+    let _ = flate2::read::ZlibDecoder::new(data)
+        .take(64 * 1024)
+        .read_to_end(&mut out);
+    out.into()
 }
 
 /// The image size in a JPEG 2000 codestream's SIZ marker (raw codestream or JP2 box).
@@ -440,5 +458,28 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("60000 × 60000"));
+    }
+
+    #[test]
+    fn a_jbig2_bomb_is_refused_by_the_bitmap_its_segments_declare() {
+        use jbig2::tests::{page_info, segment};
+        // A 10 × 10 image whose page information segment asks for 60000 × 60000 (450 MB of
+        // bits for the decoder, then a byte per pixel).
+        let mut data = segment(0, 48, &page_info(60_000, 60_000));
+        data.extend(segment(1, 49, &[]));
+        let dict = "<< /Type /XObject /Subtype /Image /Width 10 /Height 10 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode >>";
+        let err = scan_err(&with_stream(dict, &data), &PdfLimits::default());
+        assert!(
+            err.contains("60000 × 60000") && err.contains("pdf.max_image_pixels"),
+            "{err}"
+        );
+        // The same behind a Flate filter.
+        let dict = "<< /Subtype /Image /Width 10 /Height 10 /Filter [/FlateDecode /JBIG2Decode] >>";
+        let err = scan_err(&with_stream(dict, &zlib(&data)), &PdfLimits::default());
+        assert!(err.contains("60000 × 60000"), "{err}");
+        // A page of the size the dictionary declares passes.
+        let ok = segment(0, 48, &page_info(10, 10));
+        let dict = "<< /Subtype /Image /Width 10 /Height 10 /Filter /JBIG2Decode >>";
+        assert!(scan(&with_stream(dict, &ok), &PdfLimits::default()).is_ok());
     }
 }

@@ -40,6 +40,18 @@ pub fn fit_scale(w: f32, h: f32, wanted: f32, limits: &PdfLimits) -> f32 {
 
 /// Renders `page` at `scale` (lowered to fit the caps) to PNG.
 pub fn render_page(page: &Page<'_>, scale: f32, limits: &PdfLimits) -> Result<Raster, PdfError> {
+    render_page_with(page, scale, limits, &RenderSettings::default())
+}
+
+/// [`render_page`] with hayro's rasterizer settings given (hinting, glyph caching, image
+/// interpolation, anti-aliasing): the corpus bench compares them; the service uses the
+/// defaults.
+pub fn render_page_with(
+    page: &Page<'_>,
+    scale: f32,
+    limits: &PdfLimits,
+    settings: &RenderSettings,
+) -> Result<Raster, PdfError> {
     let (w, h) = page.render_dimensions();
     let scale = fit_scale(w, h, scale, limits);
     let cache = RenderCache::new();
@@ -47,7 +59,7 @@ pub fn render_page(page: &Page<'_>, scale: f32, limits: &PdfLimits) -> Result<Ra
         page,
         &cache,
         &InterpreterSettings::default(),
-        &RenderSettings::default(),
+        settings,
         &PixmapSettings {
             x_scale: scale,
             y_scale: scale,

@@ -64,6 +64,10 @@ impl PageText {
     }
 }
 
+/// The gap between two glyphs, as a fraction of the font size, past which a space is put
+/// between them.
+const WORD_GAP: f64 = 0.15;
+
 /// Unwinds out of the interpreter when the deadline passes (`resume_unwind` skips the panic
 /// hook, so nothing is printed).
 struct Stop;
@@ -157,7 +161,10 @@ impl TextDevice {
             let s = f64::from(open.run.s);
             let similar = (size - s).abs() < s * 0.4;
             if same_dir && similar && off < s * 0.35 && gap > -s * 0.6 && gap < s * 2.0 {
-                if gap > s * 0.18 && !open.run.t.ends_with(' ') && !text.starts_with(' ') {
+                // A space where the gap passes 0.15 em: small-capital headings set their
+                // words 0.155 em apart, letterspaced words their letters up to 0.14 em
+                // (see benches/pdf/README.md for the corpus recall by threshold).
+                if gap > s * WORD_GAP && !open.run.t.ends_with(' ') && !text.starts_with(' ') {
                     open.run.t.push(' ');
                 }
                 open.run.t.push_str(text);
@@ -197,16 +204,31 @@ impl TextDevice {
     }
 }
 
-impl<'a> Device<'a> for TextDevice {
-    fn draw_path(&mut self, _: &BezPath, _: DrawProps<'a>, _: &DrawMode) {}
-    fn push_clip_path(&mut self, _: &ClipPath) {}
-    fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {}
-
-    fn draw_glyph_run(&mut self, run: &GlyphRun<'_, 'a>, props: DrawProps<'a>, _: &DrawMode) {
+impl TextDevice {
+    /// Stops the interpreter once the deadline has passed. Every drawing call checks, not
+    /// only text: a page of nested forms that draw each other can run for ever without
+    /// showing a glyph.
+    fn check_deadline(&mut self) {
         if Instant::now() >= self.deadline {
             self.truncated = true;
             resume_unwind(Box::new(Stop));
         }
+    }
+}
+
+impl<'a> Device<'a> for TextDevice {
+    fn draw_path(&mut self, _: &BezPath, _: DrawProps<'a>, _: &DrawMode) {
+        self.check_deadline();
+    }
+    fn push_clip_path(&mut self, _: &ClipPath) {
+        self.check_deadline();
+    }
+    fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {
+        self.check_deadline();
+    }
+
+    fn draw_glyph_run(&mut self, run: &GlyphRun<'_, 'a>, props: DrawProps<'a>, _: &DrawMode) {
+        self.check_deadline();
         for glyph in run.glyphs() {
             let Some(unicode) = glyph.as_unicode() else {
                 continue;
@@ -229,7 +251,13 @@ impl<'a> Device<'a> for TextDevice {
         }
     }
 
-    fn draw_image(&mut self, _: Image<'a, '_>, _: ImageDrawProps<'a>) {}
-    fn pop_clip(&mut self) {}
-    fn pop_transparency_group(&mut self) {}
+    fn draw_image(&mut self, _: Image<'a, '_>, _: ImageDrawProps<'a>) {
+        self.check_deadline();
+    }
+    fn pop_clip(&mut self) {
+        self.check_deadline();
+    }
+    fn pop_transparency_group(&mut self) {
+        self.check_deadline();
+    }
 }
