@@ -547,6 +547,8 @@ pub enum Inline {
     Chart(ChartFrame),
     /// A SmartArt graphic drawn from its parts.
     Diagram(crate::office::smartart::Diagram),
+    /// Text drawn as a shape, stretched to its box (VML `v:textpath`: a watermark).
+    WordArt(WordArt),
     /// A hyperlink around inlines.
     Hyperlink {
         /// Where it leads.
@@ -690,6 +692,9 @@ pub struct Image {
     /// Anchoring, for floating pictures; `None` for inline ones.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
+    /// Clockwise rotation in degrees (`a:xfrm rot`, VML `rotation`), when rotated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<f32>,
 }
 
 /// How a floating object is placed. Offsets in points.
@@ -719,6 +724,9 @@ pub struct Anchor {
     /// Drawn behind the text.
     #[serde(skip_serializing_if = "is_false")]
     pub behind_text: bool,
+    /// Word's stacking order among floating objects (`relativeHeight`): higher is on top.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z_order: Option<u32>,
 }
 
 /// A text box (DrawingML `wps:txbx` or VML `v:textbox`).
@@ -734,16 +742,51 @@ pub struct TextBox {
     /// Anchoring, for floating boxes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
-    /// The shape's solid fill (`a:solidFill` with an RGB colour); `None` when it has
-    /// none or one this model does not resolve.
+    /// The shape's solid fill (`a:solidFill` of an RGB or theme colour, else the first
+    /// stop of a gradient or the theme colour of its style's `a:fillRef`); `None` when
+    /// it has none or one this model does not resolve.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fill: Option<Color>,
     /// The shape's outline: `Some` with style "none" for an explicit `a:noFill` line,
     /// `None` when the shape says nothing the model resolves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outline: Option<Border>,
-    /// Content.
+    /// Clockwise rotation in degrees (`a:xfrm rot`, VML `rotation`), when rotated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<f32>,
+    /// The shape is an ellipse (`prstGeom prst="ellipse"`, `v:oval`) rather than a box.
+    #[serde(skip_serializing_if = "is_false")]
+    pub ellipse: bool,
+    /// Content; empty for a shape without text (a filled rectangle on a cover page).
     pub blocks: Vec<Block>,
+}
+
+/// Text drawn as a shape (VML `v:textpath`), such as a "DRAFT" watermark: the text is
+/// stretched to fill the shape's box, as Word draws a text path.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WordArt {
+    /// The text (`string`).
+    pub text: String,
+    /// Box width in points.
+    pub width: f32,
+    /// Box height in points.
+    pub height: f32,
+    /// Fill colour of the letters (`fillcolor`); `None` is Word's black.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill: Option<Color>,
+    /// Fill opacity, 0 to 1 (`v:fill opacity`), when not opaque.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opacity: Option<f32>,
+    /// Font family of the text path's style.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font: Option<String>,
+    /// Clockwise rotation in degrees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<f32>,
+    /// Placement, for a shape positioned on the page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
 }
 
 /// A table.
@@ -1072,6 +1115,7 @@ pub fn inlines_text(inlines: &[Inline], out: &mut String) {
                 }
             }
             Inline::Image(_)
+            | Inline::WordArt(_)
             | Inline::Placeholder(_)
             | Inline::Chart(_)
             | Inline::NoteMark { .. }

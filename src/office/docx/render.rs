@@ -18,10 +18,11 @@ use std::fmt::Write as _;
 
 use super::fields::field_name;
 use super::layout::{column_layout, paginate, ColumnLayout, ColumnSet, Page, PageItem};
+use super::model::Anchor;
 use super::model::{
     Align, Block, Border, BreakKind, ChartFrame, CommentMarkKind, Document, HeaderFooterRefs,
     Image, ImageSource, Inline, LineSpacing, LinkTarget, ListSuffix, MediaPart, NoteKind,
-    Paragraph, RunFormat, Section, TabAlign, TabLeader, Table, Width,
+    PageSetup, Paragraph, RunFormat, Section, TabAlign, TabLeader, Table, Width, WordArt,
 };
 use super::tabs::{self, PlacedTab};
 
@@ -82,6 +83,8 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         comment_refs_shown: HashSet::new(),
         pitch: None,
         scratch: Vec::new(),
+        setup: None,
+        nested: 0,
     };
     if opts.standalone {
         r.out
@@ -122,6 +125,12 @@ struct Renderer<'d, 'o> {
     /// Emptied `style="…"` buffers to reuse: a fresh `String` per run, paragraph and
     /// cell (grown a few bytes at a time) was a tenth of rendering time.
     scratch: Vec<String>,
+    /// Paper and margins of the page frame being drawn: the reference box of floating
+    /// objects (`super::anchor`).
+    setup: Option<&'d PageSetup>,
+    /// How deep in table cells and text boxes the renderer is: an object anchored there
+    /// is placed inside its cell or box, not on the page.
+    nested: usize,
 }
 
 /// A piece of a paragraph laid out in order by [`Renderer::paragraph_inlines`].
@@ -262,6 +271,7 @@ impl<'d> Renderer<'d, '_> {
                 if p.landscape { " data-landscape" } else { "" }
             );
             self.pitch = p.line_pitch;
+            self.setup = Some(p);
             let kind = self.page_kind(section, page);
             if let Some(part) = pick(&headers[page.section], kind) {
                 self.header_footer(part, "header");
@@ -278,6 +288,7 @@ impl<'d> Renderer<'d, '_> {
             self.out.push_str("</section>");
         }
         self.page = 0;
+        self.setup = None;
         self.pitch = None;
         // A range never closed ends with the body.
         self.open_comments.clear();
@@ -628,6 +639,12 @@ impl<'d> Renderer<'d, '_> {
     }
 
     fn table(&mut self, t: &Table) {
+        self.nested += 1;
+        self.table_body(t);
+        self.nested -= 1;
+    }
+
+    fn table_body(&mut self, t: &Table) {
         self.out.push_str("<table class=\"docx-table");
         if t.fixed_layout {
             self.out.push_str(" docx-fixed");
@@ -1111,19 +1128,27 @@ impl<'d> Renderer<'d, '_> {
                 if let Some(line) = &b.outline {
                     border_css(&mut style, "", line);
                 }
+                if b.ellipse {
+                    style.push_str("border-radius:50%;");
+                }
+                rotate(&mut style, b.rotation);
                 if let Some(a) = &b.anchor {
-                    float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
+                    let (w, h) = (b.width.unwrap_or(0.0), b.height.unwrap_or(0.0));
+                    self.place(&mut style, a, w, h);
                 }
                 if !style.is_empty() {
                     let _ = write!(self.out, " style=\"{style}\"");
                 }
                 self.out.push('>');
+                self.nested += 1;
                 for block in &b.blocks {
                     self.block(block);
                 }
+                self.nested -= 1;
                 self.out.push_str("</span>");
             }
             Inline::Chart(c) => self.chart(c),
+            Inline::WordArt(w) => self.word_art(w),
             Inline::Diagram(d) => self.out.push_str(&crate::office::smartart::render::svg(d)),
             Inline::Placeholder(p) => {
                 self.out
@@ -1359,7 +1384,7 @@ impl<'d> Renderer<'d, '_> {
             num(c.height)
         );
         if let Some(a) = &c.anchor {
-            float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
+            self.place(&mut style, a, c.width, c.height);
         }
         let _ = write!(
             self.out,
@@ -1395,8 +1420,9 @@ impl<'d> Renderer<'d, '_> {
                 num(img.height)
             );
         }
+        rotate(&mut style, img.rotation);
         if let Some(a) = &img.anchor {
-            float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
+            self.place(&mut style, a, img.width, img.height);
         }
         let alt = img.alt.as_deref().unwrap_or("");
         let url = match &img.source {
@@ -1435,6 +1461,64 @@ impl<'d> Renderer<'d, '_> {
             self.out.push('"');
         }
         self.out.push_str(" loading=\"lazy\">");
+    }
+
+    /// A text path: an SVG whose text is stretched to the box (`textLength`), under the
+    /// page text when it is a watermark (Word puts those behind).
+    fn word_art(&mut self, w: &WordArt) {
+        let mut style = format!(
+            "display:inline-block;overflow:visible;width:{}pt;height:{}pt;",
+            num(w.width),
+            num(w.height)
+        );
+        rotate(&mut style, w.rotation);
+        if let Some(a) = &w.anchor {
+            self.place(&mut style, a, w.width, w.height);
+        }
+        let _ = write!(
+            self.out,
+            "<svg class=\"docx-wordart\" viewBox=\"0 0 {w_} {h}\" preserveAspectRatio=\"none\" style=\"{style}\" role=\"img\" aria-label=\"",
+            w_ = num(w.width),
+            h = num(w.height)
+        );
+        escape_into(&mut self.out, &w.text);
+        let fill = w
+            .fill
+            .map_or_else(|| "#000000".to_owned(), |c| c.to_string());
+        // The font size is the box height; the baseline sits where a cap height would
+        // fill it (about 0.8 of the em box).
+        let _ = write!(
+            self.out,
+            "\"><text x=\"0\" y=\"{}\" font-size=\"{}\" textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\" fill=\"{fill}\"",
+            num(w.height * 0.85),
+            num(w.height),
+            num(w.width)
+        );
+        if let Some(o) = w.opacity {
+            let _ = write!(self.out, " fill-opacity=\"{}\"", num(o));
+        }
+        if let Some(f) = &w.font {
+            let safe: String = f
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-')
+                .collect();
+            let _ = write!(self.out, " font-family=\"{safe}, sans-serif\"");
+        }
+        self.out.push('>');
+        escape_into(&mut self.out, &w.text);
+        self.out.push_str("</text></svg>");
+    }
+
+    /// Placement of a floating object of `w` × `h` points: from its anchor on the page
+    /// (`super::anchor`), or beside the text where it stands inside a cell or text box.
+    fn place(&self, style: &mut String, a: &Anchor, w: f32, h: f32) {
+        match self.setup {
+            Some(page) if self.nested == 0 => {
+                let p = super::anchor::place(a, w, h, page);
+                super::anchor::css(&p, style, |v| num(v).to_string());
+            }
+            _ => float_class_style(style, a.align_h.as_deref(), &a.wrap),
+        }
     }
 
     fn placeholder(&mut self, style: &str, label: &str, alt: &str) {
@@ -1815,7 +1899,16 @@ fn decl_pt(s: &mut String, prop: &str, v: f32) {
     }
 }
 
-/// Adds placement for a floating object.
+/// Adds a clockwise rotation about the centre (`a:xfrm rot`), when there is one.
+fn rotate(s: &mut String, degrees: Option<f32>) {
+    if let Some(d) = degrees.filter(|d| d.is_finite() && d.abs() >= 0.01) {
+        s.push_str("transform:rotate(");
+        s.push_str(num(d).as_str());
+        s.push_str("deg);");
+    }
+}
+
+/// Adds placement for a floating object inside a cell or text box.
 fn float_class_style(s: &mut String, align: Option<&str>, wrap: &str) {
     if wrap == "none" || wrap == "topAndBottom" {
         s.push_str("display:block;");
