@@ -16,7 +16,8 @@ use crate::office::chart::parse_chart;
 use crate::office::pptx::color::ColorCtx;
 
 use super::model::{
-    Anchor, Border, ChartFrame, Color, Image, ImageSource, Inline, Placeholder, TextBox, WordArt,
+    Anchor, Border, ChartFrame, Color, Image, ImageSource, Inline, Line, Placeholder, TextBox,
+    WordArt,
 };
 use super::parse::{Parser, UNDERSTOOD};
 use super::props::emu;
@@ -49,11 +50,14 @@ struct Frame {
     group: Option<Group>,
     /// Fill and outline of the shape around a text box (`wps:spPr`).
     fill: Option<Color>,
+    gradient: Option<(Color, Color, f32)>,
     outline: Option<Border>,
     /// Clockwise rotation of the shape, degrees.
     rotation: Option<f32>,
-    /// The shape is an ellipse.
-    ellipse: bool,
+    /// The shape's preset geometry, when not a rectangle.
+    geometry: Option<String>,
+    /// Where a text box's text sits (`wps:bodyPr anchor`).
+    text_anchor: Option<String>,
 }
 
 /// A DrawingML group's coordinate space: child units map to points from the frame's top
@@ -131,9 +135,12 @@ impl Parser<'_, '_> {
                         height: Some(frame.height).filter(|h| *h > 0.0),
                         anchor: frame.anchor.clone(),
                         fill: frame.fill,
+                        gradient: frame.gradient,
                         outline: frame.outline.clone(),
                         rotation: frame.rotation,
-                        ellipse: frame.ellipse,
+                        geometry: frame.geometry.clone(),
+                        line: None,
+                        text_anchor: frame.text_anchor.clone(),
                         blocks,
                     }));
                 }
@@ -153,19 +160,28 @@ impl Parser<'_, '_> {
                     let style = c.child(Ns::Wps, "style");
                     let mut inner = in_group(props, frame);
                     inner.fill = self.shape_fill(props, style);
+                    inner.gradient = props.and_then(|p| self.linear_gradient(p));
                     inner.outline = self.shape_outline(props, style);
                     inner.rotation = props.and_then(rotation);
-                    inner.ellipse = props
+                    inner.geometry = props
                         .and_then(|p| p.child(Ns::A, "prstGeom"))
                         .and_then(|g| g.attr_local("prst"))
-                        == Some("ellipse");
+                        .filter(|g| *g != "rect")
+                        .map(str::to_owned);
+                    inner.text_anchor = c
+                        .child(Ns::Wps, "bodyPr")
+                        .and_then(|b| b.attr_local("anchor"))
+                        .filter(|a| matches!(*a, "ctr" | "b"))
+                        .map(str::to_owned);
+                    let line = line_of(c, props, inner.geometry.as_deref());
                     let has_text = c
                         .child(Ns::Wps, "txbx")
                         .and_then(|t| t.child(Ns::W, "txbxContent"))
                         .is_some();
                     if has_text {
                         self.graphic_content(c, &inner, out);
-                    } else if inner.fill.is_some()
+                    } else if line.is_some()
+                        || inner.fill.is_some()
                         || inner.outline.as_ref().is_some_and(|o| o.style != "none")
                     {
                         // A shape without text (a cover page's coloured panel): an empty
@@ -175,13 +191,16 @@ impl Parser<'_, '_> {
                             height: Some(inner.height).filter(|h| *h > 0.0),
                             anchor: inner.anchor,
                             fill: inner.fill,
+                            gradient: inner.gradient,
                             outline: Some(inner.outline.unwrap_or(Border {
                                 style: "none",
                                 width: 0.0,
                                 color: None,
                             })),
                             rotation: inner.rotation,
-                            ellipse: inner.ellipse,
+                            geometry: inner.geometry,
+                            line,
+                            text_anchor: None,
                             blocks: Vec::new(),
                         }));
                     }
@@ -226,6 +245,23 @@ impl Parser<'_, '_> {
         (fill_ref.attr_local("idx")? != "0")
             .then(|| self.drawing_color(fill_ref))
             .flatten()
+    }
+
+    /// A linear gradient fill of shape properties: first and last stop, angle in degrees.
+    fn linear_gradient(&self, props: Element<'_>) -> Option<(Color, Color, f32)> {
+        let g = props.child(Ns::A, "gradFill")?;
+        let angle = match g.child(Ns::A, "lin") {
+            Some(lin) => lin.attr_local("ang")?.parse::<f32>().ok()? / 60_000.0,
+            // Path gradients are not drawn as such: the mean colour stands for them.
+            None if g.child(Ns::A, "path").is_some() => return None,
+            None => 90.0,
+        };
+        let stops: Vec<Color> = g
+            .child(Ns::A, "gsLst")?
+            .elements()
+            .filter_map(|gs| self.drawing_color(gs))
+            .collect();
+        Some((*stops.first()?, *stops.last()?, angle))
     }
 
     /// A shape's outline: its own `a:ln`, else its style's `a:lnRef` as a 0.75 pt line.
@@ -400,9 +436,12 @@ impl Parser<'_, '_> {
                         height: size.map(|s| s.1).filter(|h| *h > 0.0),
                         anchor: shape.anchor.clone(),
                         fill: shape.fill,
+                        gradient: None,
                         outline: None,
                         rotation: shape.rotation,
-                        ellipse: false,
+                        geometry: None,
+                        line: None,
+                        text_anchor: None,
                         blocks,
                     }));
                 }
@@ -693,6 +732,41 @@ fn rotation(props: Element<'_>) -> Option<f32> {
         .ok()?;
     let deg = rot / 60_000.0;
     (deg.is_finite() && deg.abs() >= 0.01).then_some(deg)
+}
+
+/// The line a connector or line shape draws (`wps:cNvCnPr`, or a `line` or
+/// `…Connector…` geometry): its kind, flips and arrowheads.
+fn line_of(shape: Element<'_>, props: Option<Element<'_>>, geometry: Option<&str>) -> Option<Line> {
+    let g = geometry.unwrap_or("");
+    let connector = shape.child(Ns::Wps, "cNvCnPr").is_some();
+    if !(connector || g == "line" || g.contains("Connector")) {
+        return None;
+    }
+    let kind = if g.starts_with("bentConnector") {
+        "bent"
+    } else if g.starts_with("curvedConnector") {
+        "curved"
+    } else {
+        "straight"
+    };
+    let xfrm = props.and_then(|p| p.child(Ns::A, "xfrm"));
+    let flag = |n: &str| {
+        xfrm.and_then(|x| x.attr_local(n))
+            .is_some_and(|v| matches!(v, "1" | "true"))
+    };
+    let ln = props.and_then(|p| p.child(Ns::A, "ln"));
+    let arrow = |end: &str| {
+        ln.and_then(|l| l.child(Ns::A, end))
+            .and_then(|e| e.attr_local("type"))
+            .is_some_and(|t| t != "none")
+    };
+    Some(Line {
+        kind: kind.to_owned(),
+        flip_h: flag("flipH"),
+        flip_v: flag("flipV"),
+        head_arrow: arrow("headEnd"),
+        tail_arrow: arrow("tailEnd"),
+    })
 }
 
 /// The colour halfway between two.

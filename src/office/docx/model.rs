@@ -751,14 +751,46 @@ pub struct TextBox {
     /// `None` when the shape says nothing the model resolves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outline: Option<Border>,
+    /// A linear gradient fill (`a:gradFill` with `a:lin`): its first and last stops and
+    /// its angle in degrees (0: left to right, clockwise). `fill` then holds their mean.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gradient: Option<(Color, Color, f32)>,
     /// Clockwise rotation in degrees (`a:xfrm rot`, VML `rotation`), when rotated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rotation: Option<f32>,
-    /// The shape is an ellipse (`prstGeom prst="ellipse"`, `v:oval`) rather than a box.
-    #[serde(skip_serializing_if = "is_false")]
-    pub ellipse: bool,
+    /// The shape's preset geometry (`a:prstGeom prst`: `ellipse`, `rightArrow` …) when it
+    /// is not a plain rectangle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geometry: Option<String>,
+    /// A line or connector (`wps:cNvCnPr`, `line`, `*Connector*` geometries), drawn as a
+    /// stroke across the box instead of a box.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Line>,
+    /// Where the text sits in the box (`wps:bodyPr anchor`: `t`, `ctr`, `b`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_anchor: Option<String>,
     /// Content; empty for a shape without text (a filled rectangle on a cover page).
     pub blocks: Vec<Block>,
+}
+
+/// A line or connector shape across its box.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Line {
+    /// `straight`, `bent` (elbow) or `curved`.
+    pub kind: String,
+    /// Mirrored left to right (`flipH`): the line runs from the top right.
+    #[serde(skip_serializing_if = "is_false")]
+    pub flip_h: bool,
+    /// Mirrored top to bottom (`flipV`): the line runs from the bottom.
+    #[serde(skip_serializing_if = "is_false")]
+    pub flip_v: bool,
+    /// An arrowhead at the start (`a:headEnd`) and at the end (`a:tailEnd`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub head_arrow: bool,
+    /// See `head_arrow`.
+    #[serde(skip_serializing_if = "is_false")]
+    pub tail_arrow: bool,
 }
 
 /// Text drawn as a shape (VML `v:textpath`), such as a "DRAFT" watermark: the text is

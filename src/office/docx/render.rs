@@ -1112,6 +1112,7 @@ impl<'d> Renderer<'d, '_> {
             },
             Inline::Math(m) => self.out.push_str(&m.to_mathml()),
             Inline::Image(img) => self.image(img),
+            Inline::TextBox(b) if b.line.is_some() => self.line_shape(b),
             Inline::TextBox(b) => {
                 self.out
                     .push_str("<span class=\"docx-textbox\" role=\"group\"");
@@ -1128,8 +1129,25 @@ impl<'d> Renderer<'d, '_> {
                 if let Some(line) = &b.outline {
                     border_css(&mut style, "", line);
                 }
-                if b.ellipse {
-                    style.push_str("border-radius:50%;");
+                if let Some((from, to, angle)) = &b.gradient {
+                    // CSS angles start at the top (0deg = upwards); DrawingML's at the left.
+                    let _ = write!(
+                        style,
+                        "background-image:linear-gradient({}deg,{from},{to});",
+                        num(angle + 90.0)
+                    );
+                }
+                if let Some(g) = b.geometry.as_deref() {
+                    style.push_str(geometry_css(g));
+                }
+                match b.text_anchor.as_deref() {
+                    Some("ctr") => style.push_str(
+                        "display:inline-flex;flex-direction:column;justify-content:center;",
+                    ),
+                    Some("b") => style.push_str(
+                        "display:inline-flex;flex-direction:column;justify-content:flex-end;",
+                    ),
+                    _ => {}
                 }
                 rotate(&mut style, b.rotation);
                 if let Some(a) = &b.anchor {
@@ -1461,6 +1479,117 @@ impl<'d> Renderer<'d, '_> {
             self.out.push('"');
         }
         self.out.push_str(" loading=\"lazy\">");
+    }
+
+    /// A line or connector: an SVG stroke across its box (straight, elbow or S-curve),
+    /// mirrored as the shape's flips say, with its arrowheads.
+    fn line_shape(&mut self, b: &super::model::TextBox) {
+        let Some(line) = &b.line else {
+            return;
+        };
+        let (w, h) = (b.width.unwrap_or(0.0), b.height.unwrap_or(0.0));
+        let mut style = format!(
+            "display:inline-block;overflow:visible;width:{}pt;height:{}pt;",
+            num(w),
+            num(h)
+        );
+        rotate(&mut style, b.rotation);
+        if let Some(a) = &b.anchor {
+            self.place(&mut style, a, w, h);
+        }
+        let (color, width) = match &b.outline {
+            Some(o) if o.style != "none" => (
+                o.color
+                    .map_or_else(|| "#000000".to_owned(), |c| c.to_string()),
+                o.width.max(0.25),
+            ),
+            _ => ("#000000".to_owned(), 0.75),
+        };
+        // End points in the box's own points, before the flips.
+        let (x0, y0, x1, y1) = match (line.flip_h, line.flip_v) {
+            (false, false) => (0.0, 0.0, w, h),
+            (true, false) => (w, 0.0, 0.0, h),
+            (false, true) => (0.0, h, w, 0.0),
+            (true, true) => (w, h, 0.0, 0.0),
+        };
+        let mx = (x0 + x1) / 2.0;
+        let d = match line.kind.as_str() {
+            "bent" => format!(
+                "M{} {}H{}V{}H{}",
+                num(x0),
+                num(y0),
+                num(mx),
+                num(y1),
+                num(x1)
+            ),
+            "curved" => format!(
+                "M{} {}C{} {} {} {} {} {}",
+                num(x0),
+                num(y0),
+                num(mx),
+                num(y0),
+                num(mx),
+                num(y1),
+                num(x1),
+                num(y1)
+            ),
+            _ => format!("M{} {}L{} {}", num(x0), num(y0), num(x1), num(y1)),
+        };
+        let _ = write!(
+            self.out,
+            "<svg class=\"docx-line\" viewBox=\"0 0 {} {}\" style=\"{style}\" aria-hidden=\"true\"><path d=\"{d}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"{}\"/>",
+            num(w.max(0.01)),
+            num(h.max(0.01)),
+            num(width)
+        );
+        // Arrowheads: a small triangle at each end that has one, along the last segment.
+        let size = (width * 3.0).max(4.5);
+        let ends = [
+            (
+                line.head_arrow,
+                x0,
+                y0,
+                if line.kind == "straight" {
+                    (x1, y1)
+                } else {
+                    (mx, y0)
+                },
+            ),
+            (
+                line.tail_arrow,
+                x1,
+                y1,
+                if line.kind == "straight" {
+                    (x0, y0)
+                } else {
+                    (mx, y1)
+                },
+            ),
+        ];
+        for (on, x, y, (fx, fy)) in ends {
+            if !on {
+                continue;
+            }
+            let (dx, dy) = (x - fx, y - fy);
+            let len = (dx * dx + dy * dy).sqrt();
+            if !(len > 0.0) {
+                continue;
+            }
+            let (ux, uy) = (dx / len, dy / len);
+            let (bx, by) = (x - ux * size, y - uy * size);
+            let (px, py) = (-uy * size / 2.0, ux * size / 2.0);
+            let _ = write!(
+                self.out,
+                "<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{color}\"/>",
+                num(x),
+                num(y),
+                num(bx + px),
+                num(by + py),
+                num(bx - px),
+                num(by - py)
+            );
+        }
+        self.out.push_str("</svg>");
     }
 
     /// A text path: an SVG whose text is stretched to the box (`textLength`), under the
@@ -1896,6 +2025,27 @@ fn font_family(s: &mut String, font: &str, fonts: &crate::office::fonts::FontPla
 fn decl_pt(s: &mut String, prop: &str, v: f32) {
     for piece in [prop, ":", num(v).as_str(), "pt;"] {
         s.push_str(piece);
+    }
+}
+
+/// CSS for a preset geometry other than a rectangle: rounded corners for ellipses and
+/// rounded rectangles, a clip path for arrows, triangles and diamonds; nothing for the
+/// rest (drawn as their box).
+fn geometry_css(g: &str) -> &'static str {
+    match g {
+        "ellipse" | "flowChartConnector" => "border-radius:50%;",
+        "roundRect" | "flowChartAlternateProcess" => "border-radius:8pt;",
+        "flowChartTerminator" => "border-radius:999pt;",
+        "rightArrow" => "clip-path:polygon(0 25%,70% 25%,70% 0,100% 50%,70% 100%,70% 75%,0 75%);",
+        "leftArrow" => "clip-path:polygon(100% 25%,30% 25%,30% 0,0 50%,30% 100%,30% 75%,100% 75%);",
+        "upArrow" => "clip-path:polygon(25% 100%,25% 30%,0 30%,50% 0,100% 30%,75% 30%,75% 100%);",
+        "downArrow" => "clip-path:polygon(25% 0,25% 70%,0 70%,50% 100%,100% 70%,75% 70%,75% 0);",
+        "triangle" | "flowChartExtract" => "clip-path:polygon(50% 0,100% 100%,0 100%);",
+        "diamond" | "flowChartDecision" => "clip-path:polygon(50% 0,100% 50%,50% 100%,0 50%);",
+        "parallelogram" | "flowChartInputOutput" => {
+            "clip-path:polygon(25% 0,100% 0,75% 100%,0 100%);"
+        }
+        _ => "",
     }
 }
 

@@ -119,3 +119,41 @@ fn a_vml_watermark_is_drawn_centred_on_the_margins_and_rotated() {
     assert!(html.contains("textLength=\"527.85\""));
     assert!(html.contains(">CONFIDENTIAL</text>"));
 }
+
+#[test]
+fn flowchart_connectors_are_strokes_and_preset_shapes_keep_their_outline() {
+    // Open-Xml-PowerTools' Shape: a rectangle, a right arrow, an elbow connector ending in
+    // a triangle and a vertically flipped S-curve connector.
+    let html = render_html(&open("powertools-Shape.docx"), &RenderOptions::default());
+    let lines: Vec<&str> = html
+        .match_indices("<svg class=\"docx-line\"")
+        .map(|(i, _)| &html[i..i + html[i..].find("</svg>").unwrap()])
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    // The elbow: across, down, across, with one arrowhead at its end.
+    let elbow = lines.iter().find(|l| l.contains("H")).expect("an elbow");
+    assert!(elbow.contains("fill=\"none\" stroke=\"#"), "{elbow}");
+    assert_eq!(
+        elbow.matches("<path").count(),
+        2,
+        "stroke and arrowhead: {elbow}"
+    );
+    // The S-curve is flipped: it starts at the bottom left (y = its height).
+    let curve = lines.iter().find(|l| l.contains("C")).expect("a curve");
+    let height = styles(curve, "<svg")[0]
+        .split("height:")
+        .nth(1)
+        .and_then(|v| v.split("pt").next())
+        .unwrap()
+        .to_owned();
+    assert!(curve.contains(&format!("d=\"M0 {height}C")), "{curve}");
+    // Connectors are not boxes: no text box with a border stands for them.
+    let boxes = styles(&html, "<span class=\"docx-textbox\"");
+    assert_eq!(boxes.len(), 2, "the rectangle and the arrow: {boxes:?}");
+    assert!(
+        boxes
+            .iter()
+            .any(|s| s.contains("clip-path:polygon(0 25%,70% 25%")),
+        "{boxes:?}"
+    );
+}
