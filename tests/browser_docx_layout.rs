@@ -29,7 +29,9 @@ const BOXES: &str = r#"((texts) => {
     return out;
 })"#;
 
-async fn boxes(shell_url: &str, texts: &[&str]) -> serde_json::Value {
+/// Opens the viewer shell in Chromium, waits for the document view and its fonts, and
+/// evaluates `script` there.
+async fn document_eval(shell_url: &str, script: &str) -> serde_json::Value {
     let browser = TestBrowser::launch().await;
     let page = browser.open(shell_url).await;
     wait_for(
@@ -38,10 +40,14 @@ async fn boxes(shell_url: &str, texts: &[&str]) -> serde_json::Value {
     )
     .await;
     eval(&page, "document.fonts.ready.then(() => true)").await;
-    let list = serde_json::to_string(texts).unwrap();
-    let out = eval(&page, &format!("{BOXES}({list})")).await;
+    let out = eval(&page, script).await;
     browser.close().await;
     out
+}
+
+async fn boxes(shell_url: &str, texts: &[&str]) -> serde_json::Value {
+    let list = serde_json::to_string(texts).unwrap();
+    document_eval(shell_url, &format!("{BOXES}({list})")).await
 }
 
 fn f(v: &serde_json::Value, key: &str, side: &str) -> f64 {
@@ -180,16 +186,8 @@ async fn floating_boxes_sit_where_their_anchor_says_in_front_of_or_behind_the_te
         .as_str()
         .unwrap()
         .to_string();
-    let browser = TestBrowser::launch().await;
-    let page = browser.open(&url).await;
-    wait_for(
-        &page,
-        "document.readyState === 'complete' && document.querySelector('#view-document .docx-page') !== null",
-    )
-    .await;
-    eval(&page, "document.fonts.ready.then(() => true)").await;
-    let b = eval(
-        &page,
+    let b = document_eval(
+        &url,
         r#"(() => {
             const out = {};
             const pg = document.querySelector('#view-document .docx-page');
@@ -215,7 +213,6 @@ async fn floating_boxes_sit_where_their_anchor_says_in_front_of_or_behind_the_te
         })()"#,
     )
     .await;
-    browser.close().await;
     // (The pane may narrow the page; positions are in the page's own points.)
     // Placed from the page's corner, whatever the text around it; rotated about its centre.
     assert_eq!(b["In front"]["parent"], true, "{b}");

@@ -1572,7 +1572,7 @@ impl<'d> Renderer<'d, '_> {
             }
             let (dx, dy) = (x - fx, y - fy);
             let len = (dx * dx + dy * dy).sqrt();
-            if !(len > 0.0) {
+            if len.is_nan() || len <= 0.0 {
                 continue;
             }
             let (ux, uy) = (dx / len, dy / len);
