@@ -29,7 +29,9 @@ const BOXES: &str = r#"((texts) => {
     return out;
 })"#;
 
-async fn boxes(shell_url: &str, texts: &[&str]) -> serde_json::Value {
+/// Opens the viewer shell in Chromium, waits for the document view and its fonts, and
+/// evaluates `script` there.
+async fn document_eval(shell_url: &str, script: &str) -> serde_json::Value {
     let browser = TestBrowser::launch().await;
     let page = browser.open(shell_url).await;
     wait_for(
@@ -38,10 +40,14 @@ async fn boxes(shell_url: &str, texts: &[&str]) -> serde_json::Value {
     )
     .await;
     eval(&page, "document.fonts.ready.then(() => true)").await;
-    let list = serde_json::to_string(texts).unwrap();
-    let out = eval(&page, &format!("{BOXES}({list})")).await;
+    let out = eval(&page, script).await;
     browser.close().await;
     out
+}
+
+async fn boxes(shell_url: &str, texts: &[&str]) -> serde_json::Value {
+    let list = serde_json::to_string(texts).unwrap();
+    document_eval(shell_url, &format!("{BOXES}({list})")).await
 }
 
 fn f(v: &serde_json::Value, key: &str, side: &str) -> f64 {
@@ -119,4 +125,123 @@ async fn column_breaks_and_unequal_columns_place_text_where_the_document_says() 
         (f(&b, "Wide", "top") - f(&b, "Narrow", "top")).abs() < 1.0,
         "{b}"
     );
+}
+
+/// A `w:drawing` anchoring a text box (`text`) of 100 × 50 pt with a theme fill.
+fn anchored_box(text: &str, anchor_attrs: &str, position: &str, wrap: &str, rot: u32) -> String {
+    format!(
+        r#"<w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" simplePos="0" locked="0" layoutInCell="1" allowOverlap="1" {anchor_attrs}><wp:simplePos x="0" y="0"/>{position}<wp:extent cx="1270000" cy="635000"/>{wrap}<wp:docPr id="1" name="{text}"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:spPr><a:xfrm rot="{rot}"><a:off x="0" y="0"/><a:ext cx="1270000" cy="635000"/></a:xfrm><a:prstGeom prst="rect"/><a:solidFill><a:schemeClr val="accent2"/></a:solidFill></wps:spPr><wps:txbx><w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>"#
+    )
+}
+
+fn position(h_from: &str, h_emu: u32, v_from: &str, v_emu: u32) -> String {
+    format!(
+        r#"<wp:positionH relativeFrom="{h_from}"><wp:posOffset>{h_emu}</wp:posOffset></wp:positionH><wp:positionV relativeFrom="{v_from}"><wp:posOffset>{v_emu}</wp:posOffset></wp:positionV>"#
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn floating_boxes_sit_where_their_anchor_says_in_front_of_or_behind_the_text() {
+    const PT: f64 = 4.0 / 3.0;
+    let text = "Anchor paragraph with enough words to run across the whole line of the page text.";
+    let body = format!(
+        "<w:p><w:r><w:t>{text}</w:t></w:r>{}{}{}</w:p><w:p><w:r><w:t>Second paragraph</w:t></w:r>{}</w:p>{}",
+        // In front, 300 pt and 400 pt from the page's corner, rotated 90°.
+        anchored_box(
+            "In front",
+            r#"behindDoc="0" relativeHeight="3""#,
+            &position("page", 3_810_000, "page", 5_080_000),
+            "<wp:wrapNone/>",
+            5_400_000
+        ),
+        // Behind the text, at the margins' corner: over the first line of text.
+        anchored_box(
+            "Behind",
+            r#"behindDoc="1" relativeHeight="2""#,
+            &position("margin", 0, "margin", 0),
+            "<wp:wrapNone/>",
+            0
+        ),
+        // In front of the text, 200 pt into the column, on the first line of text.
+        anchored_box(
+            "Cover",
+            r#"behindDoc="0" relativeHeight="4""#,
+            &position("margin", 2_540_000, "margin", 0),
+            "<wp:wrapNone/>",
+            0
+        ),
+        // Square wrap, 100 pt into the column, 10 pt below its paragraph's top.
+        anchored_box(
+            "Floated",
+            r#"behindDoc="0" relativeHeight="5""#,
+            &position("column", 1_270_000, "paragraph", 127_000),
+            r#"<wp:wrapSquare wrapText="bothSides"/>"#,
+            0
+        ),
+        r#"<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#,
+    );
+    let s = start(|_| {}).await;
+    s.write("floats.docx", docx_with_body(&body));
+    let url = s.preview_ok("floats.docx").await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let b = document_eval(
+        &url,
+        r#"(() => {
+            const out = {};
+            const pg = document.querySelector('#view-document .docx-page');
+            for (const el of pg.querySelectorAll('.docx-textbox')) {
+                const cs = getComputedStyle(el);
+                const r = el.getBoundingClientRect();
+                out[el.textContent.trim()] = { left: el.offsetLeft, top: el.offsetTop,
+                    parent: el.offsetParent === pg, z: cs.zIndex, transform: cs.transform,
+                    background: cs.backgroundColor, cx: r.left + r.width / 2, cy: r.top + r.height / 2 };
+            }
+            const first = pg.querySelector('.docx-p');
+            const range = document.createRange();
+            range.selectNodeContents(first.firstChild);
+            const line = range.getClientRects()[0];
+            // What a reader sees at the first line, over the "Behind" box and under "Cover".
+            const at = (x) => document.elementFromPoint(x, line.top + line.height / 2);
+            const behind = out['Behind'];
+            out.hitBehind = at(pg.getBoundingClientRect().left + 96 + 20).closest('.docx-textbox') === null;
+            const cover = at(pg.getBoundingClientRect().left + 96 + 200 * 4 / 3 + 20).closest('.docx-textbox');
+            out.hitCover = cover ? cover.textContent.trim() : null;
+            out.page = { width: pg.getBoundingClientRect().width };
+            return out;
+        })()"#,
+    )
+    .await;
+    // (The pane may narrow the page; positions are in the page's own points.)
+    // Placed from the page's corner, whatever the text around it; rotated about its centre.
+    assert_eq!(b["In front"]["parent"], true, "{b}");
+    assert!((f(&b, "In front", "left") - 300.0 * PT).abs() < 1.5, "{b}");
+    assert!((f(&b, "In front", "top") - 400.0 * PT).abs() < 1.5, "{b}");
+    let t = b["In front"]["transform"].as_str().unwrap_or("");
+    let m: Vec<f64> = t
+        .trim_start_matches("matrix(")
+        .trim_end_matches(')')
+        .split(',')
+        .filter_map(|v| v.trim().parse().ok())
+        .collect();
+    assert!(
+        m.len() == 6 && m[0].abs() < 1e-6 && (m[1] - 1.0).abs() < 1e-6,
+        "rotated 90°: {t}"
+    );
+    // The theme's accent 2 (Office: #ED7D31) as the fill.
+    assert_eq!(b["In front"]["background"], "rgb(237, 125, 49)", "{b}");
+    // From the margins' corner (72 pt in).
+    assert!((f(&b, "Behind", "left") - 72.0 * PT).abs() < 1.5, "{b}");
+    assert!((f(&b, "Behind", "top") - 72.0 * PT).abs() < 1.5, "{b}");
+    assert!((f(&b, "Cover", "left") - 272.0 * PT).abs() < 1.5, "{b}");
+    // Behind the text: the text is what is hit there; in front: the box.
+    assert_eq!(b["hitBehind"], true, "{b}");
+    assert_eq!(b["hitCover"], "Cover", "{b}");
+    assert!(
+        b["Behind"]["z"].as_str().unwrap_or("").starts_with('-'),
+        "{b}"
+    );
+    // Square wrap: a float 100 pt into the column, beside its paragraph's text.
+    assert!((f(&b, "Floated", "left") - 172.0 * PT).abs() < 1.5, "{b}");
 }

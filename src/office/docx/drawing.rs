@@ -16,7 +16,8 @@ use crate::office::chart::parse_chart;
 use crate::office::pptx::color::ColorCtx;
 
 use super::model::{
-    Anchor, Border, ChartFrame, Color, Image, ImageSource, Inline, Placeholder, TextBox,
+    Anchor, Border, ChartFrame, Color, Image, ImageSource, Inline, Line, Placeholder, TextBox,
+    WordArt,
 };
 use super::parse::{Parser, UNDERSTOOD};
 use super::props::emu;
@@ -44,12 +45,39 @@ struct Frame {
     height: f32,
     alt: Option<String>,
     anchor: Option<Anchor>,
-    /// Points per child unit inside a group (`wpg:wgp`), `None` outside groups: a group's
-    /// shapes are sized in its own coordinate space (`a:chExt` against `a:ext`).
-    group_scale: Option<(f32, f32)>,
+    /// The coordinate space of the group being walked (`wpg:wgp`), `None` outside groups:
+    /// a group's shapes are sized and placed in its own units.
+    group: Option<Group>,
     /// Fill and outline of the shape around a text box (`wps:spPr`).
     fill: Option<Color>,
+    gradient: Option<(Color, Color, f32)>,
     outline: Option<Border>,
+    /// Clockwise rotation of the shape, degrees.
+    rotation: Option<f32>,
+    /// The shape's preset geometry, when not a rectangle.
+    geometry: Option<String>,
+    /// Where a text box's text sits (`wps:bodyPr anchor`).
+    text_anchor: Option<String>,
+}
+
+/// A DrawingML group's coordinate space: child units map to points from the frame's top
+/// left as `origin + (v - child_offset) * scale` (`a:chOff`/`a:chExt` against the group's
+/// own `a:off`/`a:ext`).
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    scale: (f32, f32),
+    child_offset: (f32, f32),
+    origin: (f32, f32),
+}
+
+impl Group {
+    /// A point given in this group's units, in points from the frame's top left.
+    fn point(&self, (x, y): (f32, f32)) -> (f32, f32) {
+        (
+            self.origin.0 + (x - self.child_offset.0) * self.scale.0,
+            self.origin.1 + (y - self.child_offset.1) * self.scale.1,
+        )
+    }
 }
 
 impl Parser<'_, '_> {
@@ -82,12 +110,8 @@ impl Parser<'_, '_> {
                     let blip = c
                         .child(Ns::Pic, "blipFill")
                         .and_then(|b| b.child(Ns::A, "blip"));
-                    // A picture inside a group carries its own size, in group units.
-                    let (w, h) = match (shape_size(c), frame.group_scale) {
-                        (Some((w, h)), Some((sx, sy))) => (w * sx, h * sy),
-                        (Some(size), None) => size,
-                        (None, _) => (frame.width, frame.height),
-                    };
+                    let props = c.child(Ns::Pic, "spPr");
+                    let placed = in_group(props, frame);
                     let source = match blip {
                         Some(b) => self.blip_source(b),
                         None => ImageSource::Missing {
@@ -96,10 +120,11 @@ impl Parser<'_, '_> {
                     };
                     out.push(Inline::Image(Image {
                         source,
-                        width: w,
-                        height: h,
+                        width: placed.width,
+                        height: placed.height,
                         alt: frame.alt.clone(),
-                        anchor: frame.anchor.clone(),
+                        anchor: placed.anchor,
+                        rotation: props.and_then(rotation),
                     }));
                 }
                 (Ns::W, "txbxContent") => {
@@ -110,7 +135,12 @@ impl Parser<'_, '_> {
                         height: Some(frame.height).filter(|h| *h > 0.0),
                         anchor: frame.anchor.clone(),
                         fill: frame.fill,
+                        gradient: frame.gradient,
                         outline: frame.outline.clone(),
+                        rotation: frame.rotation,
+                        geometry: frame.geometry.clone(),
+                        line: None,
+                        text_anchor: frame.text_anchor.clone(),
                         blocks,
                     }));
                 }
@@ -118,30 +148,148 @@ impl Parser<'_, '_> {
                 (Ns::Dgm, "relIds") => out.push(self.diagram(c, frame.width, frame.height)),
                 (Ns::Wpg, "wgp" | "grpSp") => {
                     let inner = Frame {
-                        group_scale: Some(group_scale(c, frame.group_scale)),
+                        group: Some(group_space(c, frame.group)),
                         ..frame.clone()
                     };
                     self.graphic_content(c, &inner, out);
                 }
                 (Ns::Wps, "wsp") => {
-                    // Its text box has the shape's fill and outline and, in a group,
-                    // the shape's own size.
+                    // Its text box has the shape's fill, outline and rotation and, in a
+                    // group, the shape's own size and place.
                     let props = c.child(Ns::Wps, "spPr");
-                    let mut inner = frame.clone();
-                    if let (Some((w, h)), Some((sx, sy))) =
-                        (props.and_then(|p| xfrm_ext(p, "ext")), frame.group_scale)
+                    let style = c.child(Ns::Wps, "style");
+                    let mut inner = in_group(props, frame);
+                    inner.fill = self.shape_fill(props, style);
+                    inner.gradient = props.and_then(|p| self.linear_gradient(p));
+                    inner.outline = self.shape_outline(props, style);
+                    inner.rotation = props.and_then(rotation);
+                    inner.geometry = props
+                        .and_then(|p| p.child(Ns::A, "prstGeom"))
+                        .and_then(|g| g.attr_local("prst"))
+                        .filter(|g| *g != "rect")
+                        .map(str::to_owned);
+                    inner.text_anchor = c
+                        .child(Ns::Wps, "bodyPr")
+                        .and_then(|b| b.attr_local("anchor"))
+                        .filter(|a| matches!(*a, "ctr" | "b"))
+                        .map(str::to_owned);
+                    let line = line_of(c, props, inner.geometry.as_deref());
+                    let has_text = c
+                        .child(Ns::Wps, "txbx")
+                        .and_then(|t| t.child(Ns::W, "txbxContent"))
+                        .is_some();
+                    if has_text {
+                        self.graphic_content(c, &inner, out);
+                    } else if line.is_some()
+                        || inner.fill.is_some()
+                        || inner.outline.as_ref().is_some_and(|o| o.style != "none")
                     {
-                        inner.width = w * sx;
-                        inner.height = h * sy;
+                        // A shape without text (a cover page's coloured panel): an empty
+                        // box with its fill and outline.
+                        out.push(Inline::TextBox(TextBox {
+                            width: Some(inner.width).filter(|w| *w > 0.0),
+                            height: Some(inner.height).filter(|h| *h > 0.0),
+                            anchor: inner.anchor,
+                            fill: inner.fill,
+                            gradient: inner.gradient,
+                            outline: Some(inner.outline.unwrap_or(Border {
+                                style: "none",
+                                width: 0.0,
+                                color: None,
+                            })),
+                            rotation: inner.rotation,
+                            geometry: inner.geometry,
+                            line,
+                            text_anchor: None,
+                            blocks: Vec::new(),
+                        }));
                     }
-                    inner.fill = props
-                        .and_then(|p| p.child(Ns::A, "solidFill"))
-                        .and_then(rgb);
-                    inner.outline = props.and_then(|p| p.child(Ns::A, "ln")).and_then(outline);
-                    self.graphic_content(c, &inner, out);
                 }
                 _ => self.graphic_content(c, frame, out),
             }
+        }
+    }
+
+    /// A colour child of `parent` (`a:srgbClr`, `a:schemeClr` with its modifiers …)
+    /// resolved against the document's theme.
+    fn drawing_color(&self, parent: Element<'_>) -> Option<Color> {
+        let scheme = self
+            .colors
+            .scheme(&OFFICE_SCHEME)
+            .map(|[r, g, b]| ChartColor::rgb(u32::from_be_bytes([0, r, g, b])));
+        let c = ColorCtx::from_scheme(&scheme).child_color(parent)?;
+        Some(Color::rgb(c.r, c.g, c.b))
+    }
+
+    /// A shape's fill: its own `a:solidFill` (or a gradient's middle colour, as one
+    /// colour), nothing for `a:noFill`, else the colour of its style's `a:fillRef`.
+    fn shape_fill(&self, props: Option<Element<'_>>, style: Option<Element<'_>>) -> Option<Color> {
+        if let Some(p) = props {
+            if let Some(f) = p.child(Ns::A, "solidFill") {
+                return self.drawing_color(f);
+            }
+            if p.child(Ns::A, "noFill").is_some() {
+                return None;
+            }
+            if let Some(g) = p.child(Ns::A, "gradFill") {
+                let stops: Vec<Color> = g
+                    .child(Ns::A, "gsLst")
+                    .into_iter()
+                    .flat_map(|l| l.elements())
+                    .filter_map(|gs| self.drawing_color(gs))
+                    .collect();
+                return mean_color(stops.first()?, stops.last()?);
+            }
+        }
+        let fill_ref = style?.child(Ns::A, "fillRef")?;
+        (fill_ref.attr_local("idx")? != "0")
+            .then(|| self.drawing_color(fill_ref))
+            .flatten()
+    }
+
+    /// A linear gradient fill of shape properties: first and last stop, angle in degrees.
+    fn linear_gradient(&self, props: Element<'_>) -> Option<(Color, Color, f32)> {
+        let g = props.child(Ns::A, "gradFill")?;
+        let angle = match g.child(Ns::A, "lin") {
+            Some(lin) => lin.attr_local("ang")?.parse::<f32>().ok()? / 60_000.0,
+            // Path gradients are not drawn as such: the mean colour stands for them.
+            None if g.child(Ns::A, "path").is_some() => return None,
+            None => 90.0,
+        };
+        let stops: Vec<Color> = g
+            .child(Ns::A, "gsLst")?
+            .elements()
+            .filter_map(|gs| self.drawing_color(gs))
+            .collect();
+        Some((*stops.first()?, *stops.last()?, angle))
+    }
+
+    /// A shape's outline: its own `a:ln`, else its style's `a:lnRef` as a 0.75 pt line.
+    fn shape_outline(
+        &self,
+        props: Option<Element<'_>>,
+        style: Option<Element<'_>>,
+    ) -> Option<Border> {
+        let ln = props.and_then(|p| p.child(Ns::A, "ln"));
+        let style_color = || {
+            let r = style?.child(Ns::A, "lnRef")?;
+            (r.attr_local("idx")? != "0")
+                .then(|| self.drawing_color(r))
+                .flatten()
+        };
+        match ln {
+            Some(ln) => outline(ln, |f| self.drawing_color(f)).or_else(|| {
+                style_color().map(|color| Border {
+                    style: "single",
+                    width: line_width(ln),
+                    color: Some(color),
+                })
+            }),
+            None => style_color().map(|color| Border {
+                style: "single",
+                width: 0.75,
+                color: Some(color),
+            }),
         }
     }
 
@@ -252,14 +400,15 @@ impl Parser<'_, '_> {
         }
     }
 
-    /// VML content (`w:pict`, `w:object`): image data and text boxes.
+    /// VML content (`w:pict`, `w:object`): image data, text boxes and text paths.
     pub(super) fn vml(&mut self, el: Element<'_>) -> Vec<Inline> {
         let mut out = Vec::new();
-        self.vml_content(el, None, &mut out);
+        self.vml_content(el, &VmlShape::default(), &mut out);
         out
     }
 
-    fn vml_content(&mut self, el: Element<'_>, size: Option<(f32, f32)>, out: &mut Vec<Inline>) {
+    fn vml_content(&mut self, el: Element<'_>, shape: &VmlShape, out: &mut Vec<Inline>) {
+        let size = shape.size;
         for c in el.elements() {
             match (c.ns(), c.name()) {
                 (Ns::V, "imagedata") => {
@@ -275,7 +424,8 @@ impl Parser<'_, '_> {
                         width,
                         height,
                         alt: c.attr(Ns::O, "title").map(str::to_owned),
-                        anchor: None,
+                        anchor: shape.anchor.clone(),
+                        rotation: shape.rotation,
                     }));
                 }
                 (Ns::W, "txbxContent") => {
@@ -284,24 +434,172 @@ impl Parser<'_, '_> {
                     out.push(Inline::TextBox(TextBox {
                         width: size.map(|s| s.0).filter(|w| *w > 0.0),
                         height: size.map(|s| s.1).filter(|h| *h > 0.0),
-                        anchor: None,
-                        fill: None,
+                        anchor: shape.anchor.clone(),
+                        fill: shape.fill,
+                        gradient: None,
                         outline: None,
+                        rotation: shape.rotation,
+                        geometry: None,
+                        line: None,
+                        text_anchor: None,
                         blocks,
                     }));
+                }
+                (Ns::V, "textpath") => {
+                    let text = c.attr_local("string").unwrap_or("").trim();
+                    if let (false, Some((width, height))) = (text.is_empty(), size) {
+                        out.push(Inline::WordArt(WordArt {
+                            text: text.to_owned(),
+                            width,
+                            height,
+                            fill: shape.fill,
+                            opacity: shape.opacity,
+                            font: c
+                                .attr(Ns::None, "style")
+                                .and_then(|st| style_value(st, "font-family"))
+                                .map(|f| f.trim_matches(|ch| ch == '"' || ch == '\'').to_owned())
+                                .filter(|f| !f.is_empty()),
+                            rotation: shape.rotation,
+                            anchor: shape.anchor.clone(),
+                        }));
+                    }
                 }
                 (Ns::V, "group") => {
                     let size = c.attr(Ns::None, "style").and_then(vml_size).or(size);
                     self.vml_group(c, size, out);
                 }
+                (Ns::V, "shapetype") => {}
                 (Ns::V, _) => {
-                    let size = c.attr(Ns::None, "style").and_then(vml_size).or(size);
-                    self.vml_content(c, size, out);
+                    let inner = VmlShape::of(c, shape);
+                    self.vml_content(c, &inner, out);
                 }
-                _ => self.vml_content(c, size, out),
+                _ => self.vml_content(c, shape, out),
             }
         }
     }
+}
+
+/// What a VML shape (`v:shape`, `v:rect` …) gives the content inside it.
+#[derive(Debug, Clone, Default)]
+struct VmlShape {
+    size: Option<(f32, f32)>,
+    anchor: Option<Anchor>,
+    rotation: Option<f32>,
+    fill: Option<Color>,
+    opacity: Option<f32>,
+}
+
+impl VmlShape {
+    /// The shape `el` inside `outer`: its own size, placement, rotation and fill where
+    /// it gives them.
+    fn of(el: Element<'_>, outer: &VmlShape) -> VmlShape {
+        let style = el.attr(Ns::None, "style");
+        let fill_el = el.child(Ns::V, "fill");
+        VmlShape {
+            size: style.and_then(vml_size).or(outer.size),
+            anchor: style
+                .and_then(|s| vml_anchor(el, s))
+                .or_else(|| outer.anchor.clone()),
+            rotation: style
+                .and_then(|s| style_value(s, "rotation"))
+                .and_then(|r| r.trim_end_matches("fd").parse::<f32>().ok())
+                .filter(|r| r.is_finite() && r.abs() >= 0.01)
+                .or(outer.rotation),
+            fill: el
+                .attr_local("fillcolor")
+                .and_then(vml_color)
+                .or(outer.fill),
+            opacity: fill_el
+                .and_then(|f| f.attr_local("opacity"))
+                .and_then(vml_fraction)
+                .or(outer.opacity),
+        }
+    }
+}
+
+/// The value of `key` in a CSS-like `style` attribute.
+fn style_value<'s>(style: &'s str, key: &str) -> Option<&'s str> {
+    style.split(';').find_map(|decl| {
+        let (k, v) = decl.split_once(':')?;
+        (k.trim() == key).then(|| v.trim())
+    })
+}
+
+/// A VML colour (`#RRGGBB`, `#RGB` or a few names, with an optional `[index]` suffix).
+fn vml_color(v: &str) -> Option<Color> {
+    let v = v.split_whitespace().next()?;
+    let hex = v.strip_prefix('#').unwrap_or(v);
+    let parsed = match hex.len() {
+        6 => Color::from_hex(hex),
+        3 => {
+            let long: String = hex.chars().flat_map(|c| [c, c]).collect();
+            Color::from_hex(&long)
+        }
+        _ => None,
+    };
+    parsed.or_else(|| match v {
+        "black" => Some(Color::rgb(0, 0, 0)),
+        "white" => Some(Color::rgb(255, 255, 255)),
+        "silver" => Some(Color::rgb(0xC0, 0xC0, 0xC0)),
+        "gray" => Some(Color::rgb(0x80, 0x80, 0x80)),
+        "red" => Some(Color::rgb(255, 0, 0)),
+        "blue" => Some(Color::rgb(0, 0, 255)),
+        _ => None,
+    })
+}
+
+/// A VML fraction: `0.5`, `50%` or a 16.16 fixed-point `32768f`.
+fn vml_fraction(v: &str) -> Option<f32> {
+    let v = v.trim();
+    let f = if let Some(p) = v.strip_suffix('%') {
+        p.parse::<f32>().ok()? / 100.0
+    } else if let Some(x) = v.strip_suffix('f') {
+        x.parse::<f32>().ok()? / 65536.0
+    } else {
+        v.parse::<f32>().ok()?
+    };
+    f.is_finite().then(|| f.clamp(0.0, 1.0))
+}
+
+/// The anchor of a VML shape positioned `absolute`: its `margin-left`/`margin-top` (or
+/// `left`/`top`) offsets, `mso-position-*` alignment and reference, the wrap of its
+/// `w10:wrap`, and behind the text for a negative `z-index`.
+fn vml_anchor(el: Element<'_>, style: &str) -> Option<Anchor> {
+    if style_value(style, "position") != Some("absolute") {
+        return None;
+    }
+    let len = |k: &str| style_value(style, k).and_then(css_length);
+    let align = |k: &str| {
+        style_value(style, k)
+            .filter(|a| *a != "absolute")
+            .map(str::to_owned)
+    };
+    let relative = |k: &str, text: &str| {
+        style_value(style, k).map(|r| match r {
+            "text" => text.to_owned(),
+            "char" => "character".to_owned(),
+            other => other.to_owned(),
+        })
+    };
+    let z = style_value(style, "z-index").and_then(|z| z.parse::<i64>().ok());
+    let wrap = el
+        .elements()
+        .find(|c| c.name() == "wrap")
+        .and_then(|w| w.attr_local("type"))
+        .unwrap_or("none");
+    Some(Anchor {
+        align_h: align("mso-position-horizontal"),
+        offset_h: len("margin-left").or_else(|| len("left")),
+        relative_h: relative("mso-position-horizontal-relative", "column")
+            .or_else(|| Some("column".to_owned())),
+        align_v: align("mso-position-vertical"),
+        offset_v: len("margin-top").or_else(|| len("top")),
+        relative_v: relative("mso-position-vertical-relative", "paragraph")
+            .or_else(|| Some("paragraph".to_owned())),
+        wrap: wrap.to_owned(),
+        behind_text: z.is_some_and(|z| z < 0),
+        z_order: z.map(|z| z.unsigned_abs().min(u64::from(u32::MAX)) as u32),
+    })
 }
 
 impl Parser<'_, '_> {
@@ -309,7 +607,7 @@ impl Parser<'_, '_> {
     /// units (`coordsize`, 1000×1000 when absent), spread over the group's size.
     fn vml_group(&mut self, group: Element<'_>, size: Option<(f32, f32)>, out: &mut Vec<Inline>) {
         let Some((w, h)) = size else {
-            self.vml_content(group, None, out);
+            self.vml_content(group, &VmlShape::default(), out);
             return;
         };
         let (cw, ch) = group
@@ -326,7 +624,11 @@ impl Parser<'_, '_> {
             if c.is(Ns::V, "group") {
                 self.vml_group(c, size, out);
             } else {
-                self.vml_content(c, size, out);
+                let shape = VmlShape {
+                    size,
+                    ..VmlShape::default()
+                };
+                self.vml_content(c, &shape, out);
             }
         }
     }
@@ -355,16 +657,124 @@ fn vml_group_size(style: &str, scale: (f32, f32)) -> Option<(f32, f32)> {
     Some((width?, height?))
 }
 
-/// Points per child unit inside a DrawingML group (`a:ext` over `a:chExt` of its
-/// `grpSpPr`), given the scale of the group around it.
-fn group_scale(group: Element<'_>, outer: Option<(f32, f32)>) -> (f32, f32) {
-    let (ox, oy) = outer.unwrap_or((1.0, 1.0));
+/// The coordinate space of a DrawingML group (`wpg:wgp`, `wpg:grpSp`) inside the group
+/// around it, if any: a top-level group fills the frame.
+fn group_space(group: Element<'_>, outer: Option<Group>) -> Group {
     let props = group.elements().find(|c| c.name() == "grpSpPr");
-    let ratio = props.and_then(|p| Some((xfrm_ext(p, "ext")?, xfrm_ext(p, "chExt")?)));
-    match ratio {
-        Some(((w, h), (cw, ch))) => (ox * w / cw, oy * h / ch),
-        None => (ox, oy),
+    let xfrm = |name: &str| props.and_then(|p| xfrm_pair(p, name));
+    let (ext, ch_ext) = (xfrm("ext"), xfrm("chExt"));
+    let ch_off = xfrm("chOff").unwrap_or((0.0, 0.0));
+    let (sx, sy) = outer.map_or((1.0, 1.0), |o| o.scale);
+    let scale = match (ext, ch_ext) {
+        (Some((w, h)), Some((cw, ch))) if w > 0.0 && h > 0.0 && cw > 0.0 && ch > 0.0 => {
+            (sx * w / cw, sy * h / ch)
+        }
+        _ => (sx, sy),
+    };
+    let origin = match outer {
+        Some(o) => o.point(xfrm("off").unwrap_or(o.child_offset)),
+        None => (0.0, 0.0),
+    };
+    Group {
+        scale,
+        child_offset: ch_off,
+        origin,
     }
+}
+
+/// A pair of an `a:xfrm` (`a:off`, `a:ext`, `a:chOff`, `a:chExt`) in points (unscaled).
+fn xfrm_pair(props: Element<'_>, name: &str) -> Option<(f32, f32)> {
+    let e = props.child(Ns::A, "xfrm")?.child(Ns::A, name)?;
+    let (x, y) = if name.ends_with("Off") || name == "off" {
+        ("x", "y")
+    } else {
+        ("cx", "cy")
+    };
+    Some((
+        e.attr_local(x).and_then(emu)?,
+        e.attr_local(y).and_then(emu)?,
+    ))
+}
+
+/// The frame of a shape or picture inside a group: its own size and, when the group
+/// floats, an anchor moved to its place in the group. Outside groups, `frame` itself.
+fn in_group(props: Option<Element<'_>>, frame: &Frame) -> Frame {
+    let mut inner = frame.clone();
+    let Some(g) = frame.group else {
+        return inner;
+    };
+    let Some(p) = props else {
+        return inner;
+    };
+    if let Some((w, h)) = xfrm_ext(p, "ext") {
+        inner.width = w * g.scale.0;
+        inner.height = h * g.scale.1;
+    }
+    if let (Some(a), Some(off)) = (inner.anchor.as_mut(), xfrm_pair(p, "off")) {
+        let (dx, dy) = g.point(off);
+        // An aligned group keeps its children at its own aligned place.
+        if a.align_h.is_none() {
+            a.offset_h = Some(a.offset_h.unwrap_or(0.0) + dx);
+        }
+        if a.align_v.is_none() {
+            a.offset_v = Some(a.offset_v.unwrap_or(0.0) + dy);
+        }
+    }
+    inner
+}
+
+/// The rotation of a shape's transform (`a:xfrm rot`, 60,000ths of a degree), when it has one.
+fn rotation(props: Element<'_>) -> Option<f32> {
+    let rot: f32 = props
+        .child(Ns::A, "xfrm")?
+        .attr_local("rot")?
+        .parse()
+        .ok()?;
+    let deg = rot / 60_000.0;
+    (deg.is_finite() && deg.abs() >= 0.01).then_some(deg)
+}
+
+/// The line a connector or line shape draws (`wps:cNvCnPr`, or a `line` or
+/// `…Connector…` geometry): its kind, flips and arrowheads.
+fn line_of(shape: Element<'_>, props: Option<Element<'_>>, geometry: Option<&str>) -> Option<Line> {
+    let g = geometry.unwrap_or("");
+    let connector = shape.child(Ns::Wps, "cNvCnPr").is_some();
+    if !(connector || g == "line" || g.contains("Connector")) {
+        return None;
+    }
+    let kind = if g.starts_with("bentConnector") {
+        "bent"
+    } else if g.starts_with("curvedConnector") {
+        "curved"
+    } else {
+        "straight"
+    };
+    let xfrm = props.and_then(|p| p.child(Ns::A, "xfrm"));
+    let flag = |n: &str| {
+        xfrm.and_then(|x| x.attr_local(n))
+            .is_some_and(|v| matches!(v, "1" | "true"))
+    };
+    let ln = props.and_then(|p| p.child(Ns::A, "ln"));
+    let arrow = |end: &str| {
+        ln.and_then(|l| l.child(Ns::A, end))
+            .and_then(|e| e.attr_local("type"))
+            .is_some_and(|t| t != "none")
+    };
+    Some(Line {
+        kind: kind.to_owned(),
+        flip_h: flag("flipH"),
+        flip_v: flag("flipV"),
+        head_arrow: arrow("headEnd"),
+        tail_arrow: arrow("tailEnd"),
+    })
+}
+
+/// The colour halfway between two.
+fn mean_color(a: &Color, b: &Color) -> Option<Color> {
+    let [ar, ag, ab] = a.channels();
+    let [br, bg, bb] = b.channels();
+    let mid = |x: u8, y: u8| ((u16::from(x) + u16::from(y)) / 2) as u8;
+    Some(Color::rgb(mid(ar, br), mid(ag, bg), mid(ab, bb)))
 }
 
 /// An extent (`a:ext`, `a:chExt`) of the `a:xfrm` in shape properties, in points; `None`
@@ -376,14 +786,19 @@ fn xfrm_ext(props: Element<'_>, name: &str) -> Option<(f32, f32)> {
     (w > 0.0 && h > 0.0).then_some((w, h))
 }
 
-/// The colour of a fill given as `a:srgbClr` (scheme colours are not resolved here).
-fn rgb(fill: Element<'_>) -> Option<Color> {
-    Color::from_hex(fill.child(Ns::A, "srgbClr")?.attr_local("val")?)
+/// A line's width (`a:ln w`, EMU): Word's 0.75 pt when absent, at most 72 pt.
+fn line_width(ln: Element<'_>) -> f32 {
+    ln.attr_local("w")
+        .and_then(emu)
+        .filter(|w| w.is_finite() && *w > 0.0)
+        .unwrap_or(0.75)
+        .min(72.0)
 }
 
-/// A shape outline (`a:ln`): none for `a:noFill`, else a solid line of its RGB colour
-/// and width (EMU; Word's 0.75 pt when absent).
-fn outline(ln: Element<'_>) -> Option<Border> {
+/// A shape outline (`a:ln`): none for `a:noFill`, else a solid line of its colour (through
+/// `color`, which resolves the fill's colour child) and width; `None` when the line
+/// names no colour of its own.
+fn outline(ln: Element<'_>, color: impl Fn(Element<'_>) -> Option<Color>) -> Option<Border> {
     if ln.child(Ns::A, "noFill").is_some() {
         return Some(Border {
             style: "none",
@@ -391,20 +806,14 @@ fn outline(ln: Element<'_>) -> Option<Border> {
             color: None,
         });
     }
-    let color = ln.child(Ns::A, "solidFill").and_then(rgb)?;
-    let width = ln
-        .attr_local("w")
-        .and_then(emu)
-        .filter(|w| w.is_finite() && *w > 0.0)
-        .unwrap_or(0.75)
-        .min(72.0);
+    let color = ln.child(Ns::A, "solidFill").and_then(color)?;
     Some(Border {
         style: if ln.child(Ns::A, "prstDash").is_some() {
             "dashed"
         } else {
             "single"
         },
-        width,
+        width: line_width(ln),
         color: Some(color),
     })
 }
@@ -467,6 +876,7 @@ fn frame_of(el: Element<'_>, anchored: bool) -> Frame {
             behind_text: el
                 .attr_local("behindDoc")
                 .is_some_and(|v| matches!(v, "1" | "true")),
+            z_order: el.attr_local("relativeHeight").and_then(|v| v.parse().ok()),
         }
     });
     Frame {
@@ -474,15 +884,8 @@ fn frame_of(el: Element<'_>, anchored: bool) -> Frame {
         height: dim("cy"),
         alt,
         anchor,
-        group_scale: None,
-        fill: None,
-        outline: None,
+        ..Frame::default()
     }
-}
-
-/// The `a:ext` of a shape's own transform, in points.
-fn shape_size(el: Element<'_>) -> Option<(f32, f32)> {
-    xfrm_ext(el.child(Ns::Pic, "spPr")?, "ext")
 }
 
 /// Width and height from a VML `style` attribute (`width:186.95pt;height:110.55pt`).

@@ -8,6 +8,7 @@
 pub mod model;
 pub mod render;
 
+mod anchor;
 mod drawing;
 mod fields;
 mod layout;

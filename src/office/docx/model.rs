@@ -547,6 +547,8 @@ pub enum Inline {
     Chart(ChartFrame),
     /// A SmartArt graphic drawn from its parts.
     Diagram(crate::office::smartart::Diagram),
+    /// Text drawn as a shape, stretched to its box (VML `v:textpath`: a watermark).
+    WordArt(WordArt),
     /// A hyperlink around inlines.
     Hyperlink {
         /// Where it leads.
@@ -690,6 +692,9 @@ pub struct Image {
     /// Anchoring, for floating pictures; `None` for inline ones.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
+    /// Clockwise rotation in degrees (`a:xfrm rot`, VML `rotation`), when rotated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<f32>,
 }
 
 /// How a floating object is placed. Offsets in points.
@@ -719,6 +724,9 @@ pub struct Anchor {
     /// Drawn behind the text.
     #[serde(skip_serializing_if = "is_false")]
     pub behind_text: bool,
+    /// Word's stacking order among floating objects (`relativeHeight`): higher is on top.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z_order: Option<u32>,
 }
 
 /// A text box (DrawingML `wps:txbx` or VML `v:textbox`).
@@ -734,16 +742,83 @@ pub struct TextBox {
     /// Anchoring, for floating boxes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
-    /// The shape's solid fill (`a:solidFill` with an RGB colour); `None` when it has
-    /// none or one this model does not resolve.
+    /// The shape's solid fill (`a:solidFill` of an RGB or theme colour, else the first
+    /// stop of a gradient or the theme colour of its style's `a:fillRef`); `None` when
+    /// it has none or one this model does not resolve.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fill: Option<Color>,
     /// The shape's outline: `Some` with style "none" for an explicit `a:noFill` line,
     /// `None` when the shape says nothing the model resolves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outline: Option<Border>,
-    /// Content.
+    /// A linear gradient fill (`a:gradFill` with `a:lin`): its first and last stops and
+    /// its angle in degrees (0: left to right, clockwise). `fill` then holds their mean.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gradient: Option<(Color, Color, f32)>,
+    /// Clockwise rotation in degrees (`a:xfrm rot`, VML `rotation`), when rotated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<f32>,
+    /// The shape's preset geometry (`a:prstGeom prst`: `ellipse`, `rightArrow` …) when it
+    /// is not a plain rectangle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geometry: Option<String>,
+    /// A line or connector (`wps:cNvCnPr`, `line`, `*Connector*` geometries), drawn as a
+    /// stroke across the box instead of a box.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Line>,
+    /// Where the text sits in the box (`wps:bodyPr anchor`: `t`, `ctr`, `b`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_anchor: Option<String>,
+    /// Content; empty for a shape without text (a filled rectangle on a cover page).
     pub blocks: Vec<Block>,
+}
+
+/// A line or connector shape across its box.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Line {
+    /// `straight`, `bent` (elbow) or `curved`.
+    pub kind: String,
+    /// Mirrored left to right (`flipH`): the line runs from the top right.
+    #[serde(skip_serializing_if = "is_false")]
+    pub flip_h: bool,
+    /// Mirrored top to bottom (`flipV`): the line runs from the bottom.
+    #[serde(skip_serializing_if = "is_false")]
+    pub flip_v: bool,
+    /// An arrowhead at the start (`a:headEnd`) and at the end (`a:tailEnd`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub head_arrow: bool,
+    /// See `head_arrow`.
+    #[serde(skip_serializing_if = "is_false")]
+    pub tail_arrow: bool,
+}
+
+/// Text drawn as a shape (VML `v:textpath`), such as a "DRAFT" watermark: the text is
+/// stretched to fill the shape's box, as Word draws a text path.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WordArt {
+    /// The text (`string`).
+    pub text: String,
+    /// Box width in points.
+    pub width: f32,
+    /// Box height in points.
+    pub height: f32,
+    /// Fill colour of the letters (`fillcolor`); `None` is Word's black.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill: Option<Color>,
+    /// Fill opacity, 0 to 1 (`v:fill opacity`), when not opaque.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opacity: Option<f32>,
+    /// Font family of the text path's style.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font: Option<String>,
+    /// Clockwise rotation in degrees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<f32>,
+    /// Placement, for a shape positioned on the page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
 }
 
 /// A table.
@@ -1072,6 +1147,7 @@ pub fn inlines_text(inlines: &[Inline], out: &mut String) {
                 }
             }
             Inline::Image(_)
+            | Inline::WordArt(_)
             | Inline::Placeholder(_)
             | Inline::Chart(_)
             | Inline::NoteMark { .. }

@@ -18,10 +18,11 @@ use std::fmt::Write as _;
 
 use super::fields::field_name;
 use super::layout::{column_layout, paginate, ColumnLayout, ColumnSet, Page, PageItem};
+use super::model::Anchor;
 use super::model::{
     Align, Block, Border, BreakKind, ChartFrame, CommentMarkKind, Document, HeaderFooterRefs,
     Image, ImageSource, Inline, LineSpacing, LinkTarget, ListSuffix, MediaPart, NoteKind,
-    Paragraph, RunFormat, Section, TabAlign, TabLeader, Table, Width,
+    PageSetup, Paragraph, RunFormat, Section, TabAlign, TabLeader, Table, Width, WordArt,
 };
 use super::tabs::{self, PlacedTab};
 
@@ -82,6 +83,8 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         comment_refs_shown: HashSet::new(),
         pitch: None,
         scratch: Vec::new(),
+        setup: None,
+        nested: 0,
     };
     if opts.standalone {
         r.out
@@ -122,6 +125,12 @@ struct Renderer<'d, 'o> {
     /// Emptied `style="…"` buffers to reuse: a fresh `String` per run, paragraph and
     /// cell (grown a few bytes at a time) was a tenth of rendering time.
     scratch: Vec<String>,
+    /// Paper and margins of the page frame being drawn: the reference box of floating
+    /// objects (`super::anchor`).
+    setup: Option<&'d PageSetup>,
+    /// How deep in table cells and text boxes the renderer is: an object anchored there
+    /// is placed inside its cell or box, not on the page.
+    nested: usize,
 }
 
 /// A piece of a paragraph laid out in order by [`Renderer::paragraph_inlines`].
@@ -262,6 +271,7 @@ impl<'d> Renderer<'d, '_> {
                 if p.landscape { " data-landscape" } else { "" }
             );
             self.pitch = p.line_pitch;
+            self.setup = Some(p);
             let kind = self.page_kind(section, page);
             if let Some(part) = pick(&headers[page.section], kind) {
                 self.header_footer(part, "header");
@@ -278,6 +288,7 @@ impl<'d> Renderer<'d, '_> {
             self.out.push_str("</section>");
         }
         self.page = 0;
+        self.setup = None;
         self.pitch = None;
         // A range never closed ends with the body.
         self.open_comments.clear();
@@ -628,6 +639,12 @@ impl<'d> Renderer<'d, '_> {
     }
 
     fn table(&mut self, t: &Table) {
+        self.nested += 1;
+        self.table_body(t);
+        self.nested -= 1;
+    }
+
+    fn table_body(&mut self, t: &Table) {
         self.out.push_str("<table class=\"docx-table");
         if t.fixed_layout {
             self.out.push_str(" docx-fixed");
@@ -1095,6 +1112,7 @@ impl<'d> Renderer<'d, '_> {
             },
             Inline::Math(m) => self.out.push_str(&m.to_mathml()),
             Inline::Image(img) => self.image(img),
+            Inline::TextBox(b) if b.line.is_some() => self.line_shape(b),
             Inline::TextBox(b) => {
                 self.out
                     .push_str("<span class=\"docx-textbox\" role=\"group\"");
@@ -1111,19 +1129,44 @@ impl<'d> Renderer<'d, '_> {
                 if let Some(line) = &b.outline {
                     border_css(&mut style, "", line);
                 }
+                if let Some((from, to, angle)) = &b.gradient {
+                    // CSS angles start at the top (0deg = upwards); DrawingML's at the left.
+                    let _ = write!(
+                        style,
+                        "background-image:linear-gradient({}deg,{from},{to});",
+                        num(angle + 90.0)
+                    );
+                }
+                if let Some(g) = b.geometry.as_deref() {
+                    style.push_str(geometry_css(g));
+                }
+                match b.text_anchor.as_deref() {
+                    Some("ctr") => style.push_str(
+                        "display:inline-flex;flex-direction:column;justify-content:center;",
+                    ),
+                    Some("b") => style.push_str(
+                        "display:inline-flex;flex-direction:column;justify-content:flex-end;",
+                    ),
+                    _ => {}
+                }
+                rotate(&mut style, b.rotation);
                 if let Some(a) = &b.anchor {
-                    float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
+                    let (w, h) = (b.width.unwrap_or(0.0), b.height.unwrap_or(0.0));
+                    self.place(&mut style, a, w, h);
                 }
                 if !style.is_empty() {
                     let _ = write!(self.out, " style=\"{style}\"");
                 }
                 self.out.push('>');
+                self.nested += 1;
                 for block in &b.blocks {
                     self.block(block);
                 }
+                self.nested -= 1;
                 self.out.push_str("</span>");
             }
             Inline::Chart(c) => self.chart(c),
+            Inline::WordArt(w) => self.word_art(w),
             Inline::Diagram(d) => self.out.push_str(&crate::office::smartart::render::svg(d)),
             Inline::Placeholder(p) => {
                 self.out
@@ -1359,7 +1402,7 @@ impl<'d> Renderer<'d, '_> {
             num(c.height)
         );
         if let Some(a) = &c.anchor {
-            float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
+            self.place(&mut style, a, c.width, c.height);
         }
         let _ = write!(
             self.out,
@@ -1395,8 +1438,9 @@ impl<'d> Renderer<'d, '_> {
                 num(img.height)
             );
         }
+        rotate(&mut style, img.rotation);
         if let Some(a) = &img.anchor {
-            float_class_style(&mut style, a.align_h.as_deref(), &a.wrap);
+            self.place(&mut style, a, img.width, img.height);
         }
         let alt = img.alt.as_deref().unwrap_or("");
         let url = match &img.source {
@@ -1435,6 +1479,175 @@ impl<'d> Renderer<'d, '_> {
             self.out.push('"');
         }
         self.out.push_str(" loading=\"lazy\">");
+    }
+
+    /// A line or connector: an SVG stroke across its box (straight, elbow or S-curve),
+    /// mirrored as the shape's flips say, with its arrowheads.
+    fn line_shape(&mut self, b: &super::model::TextBox) {
+        let Some(line) = &b.line else {
+            return;
+        };
+        let (w, h) = (b.width.unwrap_or(0.0), b.height.unwrap_or(0.0));
+        let mut style = format!(
+            "display:inline-block;overflow:visible;width:{}pt;height:{}pt;",
+            num(w),
+            num(h)
+        );
+        rotate(&mut style, b.rotation);
+        if let Some(a) = &b.anchor {
+            self.place(&mut style, a, w, h);
+        }
+        let (color, width) = match &b.outline {
+            Some(o) if o.style != "none" => (
+                o.color
+                    .map_or_else(|| "#000000".to_owned(), |c| c.to_string()),
+                o.width.max(0.25),
+            ),
+            _ => ("#000000".to_owned(), 0.75),
+        };
+        // End points in the box's own points, before the flips.
+        let (x0, y0, x1, y1) = match (line.flip_h, line.flip_v) {
+            (false, false) => (0.0, 0.0, w, h),
+            (true, false) => (w, 0.0, 0.0, h),
+            (false, true) => (0.0, h, w, 0.0),
+            (true, true) => (w, h, 0.0, 0.0),
+        };
+        let mx = (x0 + x1) / 2.0;
+        let d = match line.kind.as_str() {
+            "bent" => format!(
+                "M{} {}H{}V{}H{}",
+                num(x0),
+                num(y0),
+                num(mx),
+                num(y1),
+                num(x1)
+            ),
+            "curved" => format!(
+                "M{} {}C{} {} {} {} {} {}",
+                num(x0),
+                num(y0),
+                num(mx),
+                num(y0),
+                num(mx),
+                num(y1),
+                num(x1),
+                num(y1)
+            ),
+            _ => format!("M{} {}L{} {}", num(x0), num(y0), num(x1), num(y1)),
+        };
+        let _ = write!(
+            self.out,
+            "<svg class=\"docx-line\" viewBox=\"0 0 {} {}\" style=\"{style}\" aria-hidden=\"true\"><path d=\"{d}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"{}\"/>",
+            num(w.max(0.01)),
+            num(h.max(0.01)),
+            num(width)
+        );
+        // Arrowheads: a small triangle at each end that has one, along the last segment.
+        let size = (width * 3.0).max(4.5);
+        let ends = [
+            (
+                line.head_arrow,
+                x0,
+                y0,
+                if line.kind == "straight" {
+                    (x1, y1)
+                } else {
+                    (mx, y0)
+                },
+            ),
+            (
+                line.tail_arrow,
+                x1,
+                y1,
+                if line.kind == "straight" {
+                    (x0, y0)
+                } else {
+                    (mx, y1)
+                },
+            ),
+        ];
+        for (on, x, y, (fx, fy)) in ends {
+            if !on {
+                continue;
+            }
+            let (dx, dy) = (x - fx, y - fy);
+            let len = (dx * dx + dy * dy).sqrt();
+            if len.is_nan() || len <= 0.0 {
+                continue;
+            }
+            let (ux, uy) = (dx / len, dy / len);
+            let (bx, by) = (x - ux * size, y - uy * size);
+            let (px, py) = (-uy * size / 2.0, ux * size / 2.0);
+            let _ = write!(
+                self.out,
+                "<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{color}\"/>",
+                num(x),
+                num(y),
+                num(bx + px),
+                num(by + py),
+                num(bx - px),
+                num(by - py)
+            );
+        }
+        self.out.push_str("</svg>");
+    }
+
+    /// A text path: an SVG whose text is stretched to the box (`textLength`), under the
+    /// page text when it is a watermark (Word puts those behind).
+    fn word_art(&mut self, w: &WordArt) {
+        let mut style = format!(
+            "display:inline-block;overflow:visible;width:{}pt;height:{}pt;",
+            num(w.width),
+            num(w.height)
+        );
+        rotate(&mut style, w.rotation);
+        if let Some(a) = &w.anchor {
+            self.place(&mut style, a, w.width, w.height);
+        }
+        let _ = write!(
+            self.out,
+            "<svg class=\"docx-wordart\" viewBox=\"0 0 {w_} {h}\" preserveAspectRatio=\"none\" style=\"{style}\" role=\"img\" aria-label=\"",
+            w_ = num(w.width),
+            h = num(w.height)
+        );
+        escape_into(&mut self.out, &w.text);
+        let fill = w
+            .fill
+            .map_or_else(|| "#000000".to_owned(), |c| c.to_string());
+        // The font size is the box height; the baseline sits where a cap height would
+        // fill it (about 0.8 of the em box).
+        let _ = write!(
+            self.out,
+            "\"><text x=\"0\" y=\"{}\" font-size=\"{}\" textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\" fill=\"{fill}\"",
+            num(w.height * 0.85),
+            num(w.height),
+            num(w.width)
+        );
+        if let Some(o) = w.opacity {
+            let _ = write!(self.out, " fill-opacity=\"{}\"", num(o));
+        }
+        if let Some(f) = &w.font {
+            let safe: String = f
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-')
+                .collect();
+            let _ = write!(self.out, " font-family=\"{safe}, sans-serif\"");
+        }
+        self.out.push('>');
+        escape_into(&mut self.out, &w.text);
+        self.out.push_str("</text></svg>");
+    }
+
+    /// Placement of a floating object of `w` × `h` points: from its anchor on the page
+    /// (`super::anchor`), or beside the text where it stands inside a cell or text box.
+    fn place(&self, style: &mut String, a: &Anchor, w: f32, h: f32) {
+        match self.setup {
+            Some(page) if self.nested == 0 => {
+                let p = super::anchor::place(a, w, h, page);
+                super::anchor::css(&p, style, |v| num(v).to_string());
+            }
+            _ => float_class_style(style, a.align_h.as_deref(), &a.wrap),
+        }
     }
 
     fn placeholder(&mut self, style: &str, label: &str, alt: &str) {
@@ -1815,7 +2028,37 @@ fn decl_pt(s: &mut String, prop: &str, v: f32) {
     }
 }
 
-/// Adds placement for a floating object.
+/// CSS for a preset geometry other than a rectangle: rounded corners for ellipses and
+/// rounded rectangles, a clip path for arrows, triangles and diamonds; nothing for the
+/// rest (drawn as their box).
+fn geometry_css(g: &str) -> &'static str {
+    match g {
+        "ellipse" | "flowChartConnector" => "border-radius:50%;",
+        "roundRect" | "flowChartAlternateProcess" => "border-radius:8pt;",
+        "flowChartTerminator" => "border-radius:999pt;",
+        "rightArrow" => "clip-path:polygon(0 25%,70% 25%,70% 0,100% 50%,70% 100%,70% 75%,0 75%);",
+        "leftArrow" => "clip-path:polygon(100% 25%,30% 25%,30% 0,0 50%,30% 100%,30% 75%,100% 75%);",
+        "upArrow" => "clip-path:polygon(25% 100%,25% 30%,0 30%,50% 0,100% 30%,75% 30%,75% 100%);",
+        "downArrow" => "clip-path:polygon(25% 0,25% 70%,0 70%,50% 100%,100% 70%,75% 70%,75% 0);",
+        "triangle" | "flowChartExtract" => "clip-path:polygon(50% 0,100% 100%,0 100%);",
+        "diamond" | "flowChartDecision" => "clip-path:polygon(50% 0,100% 50%,50% 100%,0 50%);",
+        "parallelogram" | "flowChartInputOutput" => {
+            "clip-path:polygon(25% 0,100% 0,75% 100%,0 100%);"
+        }
+        _ => "",
+    }
+}
+
+/// Adds a clockwise rotation about the centre (`a:xfrm rot`), when there is one.
+fn rotate(s: &mut String, degrees: Option<f32>) {
+    if let Some(d) = degrees.filter(|d| d.is_finite() && d.abs() >= 0.01) {
+        s.push_str("transform:rotate(");
+        s.push_str(num(d).as_str());
+        s.push_str("deg);");
+    }
+}
+
+/// Adds placement for a floating object inside a cell or text box.
 fn float_class_style(s: &mut String, align: Option<&str>, wrap: &str) {
     if wrap == "none" || wrap == "topAndBottom" {
         s.push_str("display:block;");
