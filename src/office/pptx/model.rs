@@ -411,7 +411,8 @@ pub enum Fill {
         #[serde(skip_serializing_if = "Option::is_none")]
         duotone: Option<[Color; 2]>,
     },
-    /// A two-colour pattern (shown as a blend of its colours).
+    /// A two-colour preset pattern (drawn as its 8 × 8 bitmap; the pictorial presets as a
+    /// blend of its colours).
     Pattern {
         /// Pattern name (`pct50`, `dkDnDiag` …).
         preset: String,

@@ -1,6 +1,6 @@
 //! SVG definitions for the fills and effects SVG has no single primitive for: rectangular
-//! gradients (`path="rect"`/`"shape"`), tiled pictures (`a:tile`), duotone recolouring
-//! and soft edges. Every length is in slide points, the user unit of a shape's SVG.
+//! gradients (`path="rect"`/`"shape"`), tiled pictures (`a:tile`), preset patterns
+//! (`a:pattFill`), duotone recolouring and soft edges. Every length is in slide points, the user unit of a shape's SVG.
 
 use std::fmt::Write as _;
 
@@ -238,6 +238,128 @@ pub(super) fn soft_edge_filter(id: &str, radius: f64) -> String {
     )
 }
 
+/// Side of a pattern cell in points: PowerPoint's patterns are 8 × 8 pixel bitmaps,
+/// drawn at 96 pixels per inch.
+const CELL: f64 = 6.0;
+
+/// The 8 × 8 bitmap of a preset pattern (`a:pattFill prst`), a row a byte, the leftmost
+/// pixel in the high bit; `None` for presets drawn as a blend of their two colours
+/// (bricks, waves, confetti and the other pictorial ones).
+pub(super) fn pattern_bits(preset: &str) -> Option<[u8; 8]> {
+    // Lines: which rows (or columns) of the cell are set.
+    let rows = |set: &[usize]| {
+        let mut out = [0u8; 8];
+        for &r in set {
+            out[r] = 0xFF;
+        }
+        out
+    };
+    let cols = |set: &[usize]| {
+        let mask = set.iter().fold(0u8, |m, &c| m | (0x80 >> c));
+        [mask; 8]
+    };
+    // Diagonals: pixel (x, y) is set when `on(x, y)`.
+    let grid = |on: &dyn Fn(usize, usize) -> bool| {
+        let mut out = [0u8; 8];
+        for (y, row) in out.iter_mut().enumerate() {
+            for x in 0..8 {
+                if on(x, y) {
+                    *row |= 0x80 >> x;
+                }
+            }
+        }
+        out
+    };
+    let or = |a: [u8; 8], b: [u8; 8]| {
+        let mut out = a;
+        for (o, v) in out.iter_mut().zip(b) {
+            *o |= v;
+        }
+        out
+    };
+    Some(match preset {
+        p if p.starts_with("pct") => {
+            let pct: usize = p[3..].parse().ok().filter(|v| *v <= 100)?;
+            dither(pct)
+        }
+        "horz" => rows(&[0]),
+        "ltHorz" => rows(&[0, 4]),
+        "narHorz" => rows(&[0, 2, 4, 6]),
+        "dkHorz" => rows(&[0, 1, 4, 5]),
+        "vert" => cols(&[0]),
+        "ltVert" => cols(&[0, 4]),
+        "narVert" => cols(&[0, 2, 4, 6]),
+        "dkVert" => cols(&[0, 1, 4, 5]),
+        "ltDnDiag" => grid(&|x, y| (x + 8 - y) % 4 == 0),
+        "dnDiag" => grid(&|x, y| (x + 8 - y) % 4 < 2),
+        "dkDnDiag" => grid(&|x, y| (x + 8 - y) % 4 < 3),
+        "wdDnDiag" => grid(&|x, y| (x + 8 - y) % 8 < 3),
+        "ltUpDiag" => grid(&|x, y| (x + y) % 4 == 0),
+        "upDiag" => grid(&|x, y| (x + y) % 4 < 2),
+        "dkUpDiag" => grid(&|x, y| (x + y) % 4 < 3),
+        "wdUpDiag" => grid(&|x, y| (x + y) % 8 < 3),
+        "cross" | "lgGrid" => or(rows(&[0]), cols(&[0])),
+        "smGrid" => or(rows(&[0, 4]), cols(&[0, 4])),
+        "diagCross" => grid(&|x, y| (x + 8 - y) % 8 == 0 || (x + y) % 8 == 0),
+        "smCheck" => grid(&|x, y| (x / 2 + y / 2) % 2 == 0),
+        "lgCheck" => grid(&|x, y| (x / 4 + y / 4) % 2 == 0),
+        _ => return None,
+    })
+}
+
+/// `pct` per cent of an 8 × 8 cell set, spread evenly by an ordered (Bayer) dither.
+fn dither(pct: usize) -> [u8; 8] {
+    // The 8 × 8 Bayer matrix, built from the 2 × 2 one by the usual recursion.
+    let bayer = |x: usize, y: usize| {
+        let mut v = 0;
+        for bit in 0..3 {
+            let (bx, by) = ((x >> bit) & 1, (y >> bit) & 1);
+            v |= ((bx ^ by) << 1 | by) << (2 * (2 - bit));
+        }
+        v
+    };
+    let set = (pct * 64 + 50) / 100;
+    let mut out = [0u8; 8];
+    for (y, row) in out.iter_mut().enumerate() {
+        for x in 0..8 {
+            if bayer(x, y) < set {
+                *row |= 0x80 >> x;
+            }
+        }
+    }
+    out
+}
+
+/// A preset pattern as a `<pattern>` paint named `id`: the background colour, and the
+/// set pixels of `bits` in the foreground colour, one 6 pt cell repeated.
+pub(super) fn pattern(id: &str, bits: &[u8; 8], foreground: &Color, background: &Color) -> String {
+    let px = CELL / 8.0;
+    let mut d = String::new();
+    for (y, row) in bits.iter().enumerate() {
+        for x in 0..8 {
+            if row & (0x80 >> x) != 0 {
+                let _ = write!(
+                    d,
+                    "M{} {}h{}v{}h-{}z",
+                    n(x as f64 * px),
+                    n(y as f64 * px),
+                    n(px),
+                    n(px),
+                    n(px)
+                );
+            }
+        }
+    }
+    format!(
+        "<defs><pattern id=\"{id}\" patternUnits=\"userSpaceOnUse\" width=\"{c}\" height=\"{c}\"><rect width=\"{c}\" height=\"{c}\" fill=\"{}\"{}/><path d=\"{d}\" fill=\"{}\"{}/></pattern></defs>",
+        hex(background),
+        opacity(background),
+        hex(foreground),
+        opacity(foreground),
+        c = n(CELL)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,6 +434,47 @@ mod tests {
             svg.contains("x=\"70\" y=\"20\" width=\"30\" height=\"30\""),
             "{svg}"
         );
+    }
+
+    #[test]
+    fn pattern_bitmaps_have_their_density_and_direction() {
+        let count = |b: [u8; 8]| b.iter().map(|r| r.count_ones()).sum::<u32>();
+        assert_eq!(count(pattern_bits("pct50").unwrap()), 32);
+        assert_eq!(count(pattern_bits("pct5").unwrap()), 3);
+        assert_eq!(count(pattern_bits("pct100").unwrap()), 64);
+        // A dither spreads its pixels: pct50 is a checkerboard.
+        assert_eq!(
+            pattern_bits("pct50").unwrap(),
+            [0xAA, 0x55, 0xAA, 0x55, 0xAA, 0x55, 0xAA, 0x55]
+        );
+        assert_eq!(
+            pattern_bits("ltHorz").unwrap(),
+            [0xFF, 0, 0, 0, 0xFF, 0, 0, 0]
+        );
+        assert_eq!(pattern_bits("ltVert").unwrap(), [0x88; 8]);
+        // "\\": down to the right, so the set pixel moves right row by row.
+        let dn = pattern_bits("ltDnDiag").unwrap();
+        assert_eq!((dn[0], dn[1]), (0x88, 0x44));
+        let up = pattern_bits("ltUpDiag").unwrap();
+        assert_eq!((up[0], up[1]), (0x88, 0x11));
+        assert_eq!(pattern_bits("pct101"), None);
+        assert_eq!(pattern_bits("horzBrick"), None);
+    }
+
+    #[test]
+    fn a_pattern_paints_its_background_then_its_pixels() {
+        let svg = pattern(
+            "p1",
+            &pattern_bits("horz").unwrap(),
+            &Color::rgb(0xFF0000),
+            &Color::rgb(0x00FF00),
+        );
+        assert!(
+            svg.contains("<rect width=\"6\" height=\"6\" fill=\"#00FF00\"/>"),
+            "{svg}"
+        );
+        assert_eq!(svg.matches('M').count(), 8);
+        assert!(svg.contains("M5.25 0h0.75v0.75h-0.75z\" fill=\"#FF0000\""));
     }
 
     #[test]

@@ -755,7 +755,15 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 preset,
                 foreground,
                 background,
-            } => css_color(&mix(background, foreground, pattern_share(preset))),
+            } => match paint::pattern_bits(preset) {
+                Some(bits) => {
+                    let id = self.fresh_id("p");
+                    self.out
+                        .push_str(&paint::pattern(&id, &bits, foreground, background));
+                    format!("url(#{id})")
+                }
+                None => css_color(&mix(background, foreground, pattern_share(preset))),
+            },
             Fill::Gradient(g) => {
                 let id = self.fresh_id("g");
                 let stops = paint::gradient_stops(&g.stops);
@@ -1414,10 +1422,11 @@ fn background_css(fill: &Fill, r: &Renderer<'_, '_>) -> String {
 }
 
 /// Whether a slide background needs an SVG layer: CSS draws solid colours, linear and
-/// circular gradients and plain stretched pictures itself.
+/// circular gradients, plain stretched pictures and blended patterns itself.
 fn needs_svg(fill: &Fill) -> bool {
     match fill {
         Fill::Gradient(g) => matches!(g.kind, GradientKind::Rect { .. }),
+        Fill::Pattern { preset, .. } => paint::pattern_bits(preset).is_some(),
         Fill::Picture {
             tile,
             stretch,

@@ -1273,3 +1273,65 @@ fn soft_edges_fade_shapes_and_pictures() {
     assert!(html.contains("<feMorphology in=\"SourceAlpha\" operator=\"erode\" radius=\"5\"/><feGaussianBlur stdDeviation=\"2.5\""));
     assert!(html.contains("<g filter=\"url(#pptx-s1-e"));
 }
+
+#[test]
+fn a_real_theme_recolours_its_background_picture() {
+    // Open-Xml-PowerTools' Apex theme: `p:bgRef idx="1003"` names the theme's picture
+    // style fill, stretched and recoloured with `a:duotone` between shades of `bg1`.
+    let bytes = include_bytes!("../../../fixtures/pptx/powertools-ApexTheme.pptx");
+    let p = parse_pptx(bytes, &OfficeLimits::default()).expect("deck parses");
+    let Fill::Picture {
+        source: ImageSource::Part { part },
+        tile: None,
+        duotone: Some([dark, light]),
+        ..
+    } = &p.slides[0].background
+    else {
+        panic!(
+            "duotone picture background expected: {:?}",
+            p.slides[0].background
+        )
+    };
+    assert_eq!(part, "ppt/media/image1.jpeg");
+    assert!(
+        u32::from(dark.r) + u32::from(dark.g) + u32::from(dark.b)
+            < u32::from(light.r) + u32::from(light.g) + u32::from(light.b)
+    );
+    let html = html_of(&p, 0);
+    assert!(html.contains("class=\"pptx-sp pptx-bg\""));
+    assert!(html.contains("<feColorMatrix type=\"matrix\""));
+}
+
+#[test]
+fn preset_patterns_are_drawn_as_their_bitmaps() {
+    let patt = |prst: &str| {
+        format!(
+            r#"<a:pattFill prst="{prst}"><a:fgClr><a:srgbClr val="FF0000"/></a:fgClr><a:bgClr><a:srgbClr val="FFFFFF"/></a:bgClr></a:pattFill>"#
+        )
+    };
+    let tree = [
+        pptx_sp(
+            2,
+            None,
+            Some((0, 0, 1_270_000, 1_270_000)),
+            &patt("ltUpDiag"),
+            "",
+        ),
+        pptx_sp(
+            3,
+            None,
+            Some((0, 0, 1_270_000, 1_270_000)),
+            &patt("weave"),
+            "",
+        ),
+    ]
+    .concat();
+    let p = one_slide(&tree);
+    let html = html_of(&p, 0);
+    // A 6 pt cell on white with the red diagonal's pixels.
+    assert!(html.contains(
+        "patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\"><rect width=\"6\" height=\"6\" fill=\"#FFFFFF\"/>"
+    ));
+    assert_eq!(html.matches("<pattern ").count(), 1, "weave stays a blend");
+    assert!(html.contains("fill=\"url(#pptx-s1-p"));
+}
