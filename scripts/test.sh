@@ -22,6 +22,11 @@ fc-list 2>/dev/null | grep -qi caladea || need_apt+=(fonts-crosextra-caladea)
 fc-list 2>/dev/null | grep -qi 'Liberation Serif' || need_apt+=(fonts-liberation)
 fc-list 2>/dev/null | grep -qi 'DejaVu Sans' || need_apt+=(fonts-dejavu-core)
 fc-list 2>/dev/null | grep -qi 'Noto Serif CJK' || need_apt+=(fonts-noto-cjk)
+# Stand-ins for Office theme faces (catalog test): URW Gothic for Century Gothic, Gillius
+# ADF for Gill Sans MT, Open Sans for Aptos.
+fc-list 2>/dev/null | grep -qi 'URW Gothic' || need_apt+=(fonts-urw-base35)
+fc-list 2>/dev/null | grep -qi 'Gillius ADF' || need_apt+=(fonts-adf-gillius)
+fc-list 2>/dev/null | grep -qi 'Open Sans' || need_apt+=(fonts-open-sans)
 # A font with an OpenType MATH table, for the DOCX equation layout test.
 fc-list 2>/dev/null | grep -qi 'DejaVu Math' || need_apt+=(fonts-dejavu-extra)
 # systemd-analyze, to verify the packaged systemd unit.

@@ -285,6 +285,24 @@ mod tests {
     }
 
     #[test]
+    fn the_stand_ins_for_office_theme_faces_are_found() {
+        // The stacks of Century Gothic, Gill Sans MT and Aptos (see `resolve`) name these;
+        // previewd can serve them only when the machine has them.
+        let catalog = machine();
+        for (family, package) in [
+            ("URW Gothic", "fonts-urw-base35"),
+            ("Gillius ADF", "fonts-adf-gillius"),
+            ("Open Sans", "fonts-open-sans"),
+        ] {
+            let faces = catalog.family_faces(family);
+            assert!(
+                faces.iter().any(|f| f.weight == 400 && !f.italic),
+                "{family}: scripts/test.sh installs {package}"
+            );
+        }
+    }
+
+    #[test]
     fn a_collection_face_is_served_alone() {
         let catalog = machine();
         let jp = catalog.family_faces("Noto Serif CJK JP");

@@ -233,16 +233,27 @@ fn rule(lower: &str) -> Option<Rule> {
         | "segoe ui light"
         | "segoe ui semibold"
         | "trebuchet ms"
-        | "gill sans mt"
         | "candara"
         | "corbel"
         | "franklin gothic book"
-        | "century gothic"
         | "lucida sans"
         | "lucida sans unicode"
         | "microsoft sans serif"
-        | "arial unicode ms"
-        | "aptos" => Rule::Alike(SANS, SansSerif),
+        | "arial unicode ms" => Rule::Alike(SANS, SansSerif),
+        // Century Gothic was drawn on ITC Avant Garde Gothic's advance widths, and URW
+        // Gothic (fonts-urw-base35) is the metric clone of Avant Garde: a twin in effect.
+        "century gothic" | "itc avant garde gothic" | "avant garde" => {
+            Rule::Twin(&["URW Gothic"], SANS, SansSerif)
+        }
+        // Gillius ADF (fonts-adf-gillius) follows Gill Sans's shapes, not its widths.
+        "gill sans mt" | "gill sans" | "gill sans nova" => {
+            Rule::Alike(&["Gillius ADF", "Liberation Sans"], SansSerif)
+        }
+        // Aptos (Office's theme font since 2023) has no open clone; Open Sans
+        // (fonts-open-sans) is a humanist sans of similar width and x-height.
+        "aptos" | "aptos display" | "aptos narrow" => {
+            Rule::Alike(&["Open Sans", "Liberation Sans"], SansSerif)
+        }
         "comic sans ms" | "segoe script" | "brush script mt" => Rule::Alike(&[], Cursive),
         "impact" => Rule::Alike(&[], Fantasy),
         "ms mincho"
@@ -440,6 +451,22 @@ mod tests {
         assert_eq!(palatino.generic, Generic::Serif);
         assert_eq!(palatino.families[0], "Palatino Linotype");
         assert!(palatino.families.iter().any(|f| f == "Liberation Serif"));
+    }
+
+    #[test]
+    fn office_theme_faces_have_open_stand_ins() {
+        assert_eq!(
+            stack("Century Gothic", FontHints::default()),
+            "'URW Gothic','Century Gothic','Liberation Sans',sans-serif"
+        );
+        assert_eq!(
+            stack("Gill Sans MT", FontHints::default()),
+            "'Gill Sans MT','Gillius ADF','Liberation Sans',sans-serif"
+        );
+        assert_eq!(
+            stack("Aptos", FontHints::default()),
+            "'Aptos','Open Sans','Liberation Sans',sans-serif"
+        );
     }
 
     #[test]

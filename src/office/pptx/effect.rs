@@ -1,5 +1,5 @@
 //! Shape effects (`a:effectLst`, or the theme effect style a `p:style/a:effectRef` points
-//! at): outer and inner shadows and glow. Soft edges, reflections, presets and 3-D are not
+//! at): outer and inner shadows, glow and soft edges. Reflections, presets and 3-D are not
 //! read; they are drawn without the effect.
 
 use crate::office::xml::Element;
@@ -54,6 +54,14 @@ pub(super) fn effect_list(lst: Element<'_>, ctx: &ColorCtx<'_>) -> Effects {
                         .clamp(0.0, MAX_EMU);
                     out.glow = Some(Glow { radius, color });
                 }
+            }
+            "softEdge" => {
+                let radius = e
+                    .attr(Ns::None, "rad")
+                    .and_then(number)
+                    .unwrap_or(0.0)
+                    .clamp(0.0, MAX_EMU);
+                out.soft_edge = (radius > 0.0).then_some(radius);
             }
             _ => {}
         }

@@ -7,7 +7,7 @@ use crate::office::Ns;
 
 use super::color::{number, percent, ColorCtx};
 use super::model::{
-    Color, Crop, Fill, Gradient, GradientKind, GradientStop, ImageSource, Line, LineEnd,
+    Color, Crop, Fill, Gradient, GradientKind, GradientStop, ImageSource, Line, LineEnd, Tile,
 };
 use super::theme::{StyleList, Theme};
 
@@ -50,14 +50,7 @@ pub(super) fn fill_element(
             None => Fill::None,
         },
         "gradFill" => gradient(el, ctx),
-        "blipFill" => {
-            let (source, crop) = blip(el, images);
-            Fill::Picture {
-                source,
-                crop,
-                tile: el.child(Ns::A, "tile").is_some(),
-            }
-        }
+        "blipFill" => picture_fill(el, ctx, images),
         "pattFill" => {
             let color = |name: &str| el.child(Ns::A, name).and_then(|c| ctx.child_color(c));
             Fill::Pattern {
@@ -107,14 +100,29 @@ fn gradient(el: Element<'_>, ctx: &ColorCtx<'_>) -> Fill {
     }
     let kind = if let Some(path) = el.child(Ns::A, "path") {
         let rect = path.child(Ns::A, "fillToRect");
+        // An absent side is 0, the ECMA-376 default (20.1.8.31).
         let side = |n: &str| {
             rect.and_then(|r| r.attr(Ns::None, n))
                 .and_then(percent)
-                .unwrap_or(0.5)
+                .unwrap_or(0.0)
+                .clamp(-10.0, 10.0)
         };
-        GradientKind::Radial {
-            cx: ((side("l") + 1.0 - side("r")) / 2.0).clamp(0.0, 1.0),
-            cy: ((side("t") + 1.0 - side("b")) / 2.0).clamp(0.0, 1.0),
+        let (l, t, r, b) = (side("l"), side("t"), side("r"), side("b"));
+        if matches!(path.attr(Ns::None, "path"), Some("rect" | "shape")) {
+            // A focus whose sides cross (l + r > 1) collapses to their midpoint.
+            let (left, right) = ordered(l, 1.0 - r);
+            let (top, bottom) = ordered(t, 1.0 - b);
+            GradientKind::Rect {
+                left,
+                top,
+                right,
+                bottom,
+            }
+        } else {
+            GradientKind::Radial {
+                cx: ((l + 1.0 - r) / 2.0).clamp(0.0, 1.0),
+                cy: ((t + 1.0 - b) / 2.0).clamp(0.0, 1.0),
+            }
         }
     } else {
         let angle = el
@@ -124,7 +132,105 @@ fn gradient(el: Element<'_>, ctx: &ColorCtx<'_>) -> Fill {
             .map_or(0.0, |a| (a / 60_000.0).rem_euclid(360.0));
         GradientKind::Linear { angle }
     };
-    Fill::Gradient(Gradient { kind, stops })
+    Fill::Gradient(Gradient {
+        kind,
+        stops,
+        rotate_with_shape: !matches!(
+            el.attr(Ns::None, "rotWithShape").map(str::trim),
+            Some("0" | "false")
+        ),
+    })
+}
+
+/// `(a, b)` clamped to 0–1, or their midpoint twice when `a > b`.
+fn ordered(a: f64, b: f64) -> (f64, f64) {
+    let (a, b) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0));
+    if a <= b {
+        (a, b)
+    } else {
+        let m = (a + b) / 2.0;
+        (m, m)
+    }
+}
+
+/// A `a:blipFill` used as a fill: the picture, its crop, and how it covers the area
+/// (tiled, or stretched to `a:fillRect`), recoloured by a `a:duotone`.
+fn picture_fill(el: Element<'_>, ctx: &ColorCtx<'_>, images: &mut Images<'_>) -> Fill {
+    let (source, crop) = blip(el, images);
+    let tile = el.child(Ns::A, "tile").map(|t| {
+        // Offsets are bounded like line widths; scales to 0.1 %–10,000 %, so a hostile
+        // file cannot ask for millions of tiles or one of a kilometre.
+        let emu = |n: &str| {
+            t.attr(Ns::None, n)
+                .and_then(number)
+                .unwrap_or(0.0)
+                .clamp(-(MAX_LINE_WIDTH as f64), MAX_LINE_WIDTH as f64)
+        };
+        let scale = |n: &str| {
+            t.attr(Ns::None, n)
+                .and_then(percent)
+                .unwrap_or(1.0)
+                .abs()
+                .clamp(0.001, 100.0)
+        };
+        let flip = t.attr(Ns::None, "flip").unwrap_or("none");
+        let align = match t.attr(Ns::None, "algn").unwrap_or("tl") {
+            "t" => (0.5, 0.0),
+            "tr" => (1.0, 0.0),
+            "l" => (0.0, 0.5),
+            "ctr" => (0.5, 0.5),
+            "r" => (1.0, 0.5),
+            "bl" => (0.0, 1.0),
+            "b" => (0.5, 1.0),
+            "br" => (1.0, 1.0),
+            _ => (0.0, 0.0),
+        };
+        Tile {
+            offset_x: emu("tx"),
+            offset_y: emu("ty"),
+            scale_x: scale("sx"),
+            scale_y: scale("sy"),
+            flip_x: matches!(flip, "x" | "xy"),
+            flip_y: matches!(flip, "y" | "xy"),
+            align,
+        }
+    });
+    let stretch = el
+        .child(Ns::A, "stretch")
+        .and_then(|s| s.child(Ns::A, "fillRect"))
+        .map(|r| rect_fractions(r, -10.0, 0.99))
+        .unwrap_or_default();
+    let duotone = el
+        .child(Ns::A, "blip")
+        .and_then(|b| b.child(Ns::A, "duotone"))
+        .and_then(|d| {
+            let mut colors = d.elements().filter_map(|c| ctx.color(c));
+            Some([colors.next()?, colors.next()?])
+        });
+    Fill::Picture {
+        source,
+        crop,
+        tile,
+        stretch,
+        duotone,
+    }
+}
+
+/// The four sides of a relative rectangle (`a:srcRect`, `a:fillRect`) as fractions,
+/// each clamped to `min..=max`.
+fn rect_fractions(r: Element<'_>, min: f64, max: f64) -> Crop {
+    let side = |n: &str| {
+        r.attr(Ns::None, n)
+            .and_then(percent)
+            .unwrap_or(0.0)
+            .clamp(min, max)
+    };
+    Crop {
+        left: side("l"),
+        top: side("t"),
+        right: side("r"),
+        bottom: side("b"),
+    }
 }
 
 /// The image and crop of a `a:blipFill` (picture fill or `p:blipFill`).
@@ -144,23 +250,10 @@ pub(super) fn blip(el: Element<'_>, images: &mut Images<'_>) -> (ImageSource, Cr
             target: String::new(),
         },
     };
+    // Crops past the whole image are nonsense; keep what is drawable.
     let crop = el
         .child(Ns::A, "srcRect")
-        .map(|r| {
-            // Crops past the whole image are nonsense; keep what is drawable.
-            let side = |n: &str| {
-                r.attr(Ns::None, n)
-                    .and_then(percent)
-                    .unwrap_or(0.0)
-                    .clamp(-10.0, 0.99)
-            };
-            Crop {
-                left: side("l"),
-                top: side("t"),
-                right: side("r"),
-                bottom: side("b"),
-            }
-        })
+        .map(|r| rect_fractions(r, -10.0, 0.99))
         .unwrap_or_default();
     (source, crop)
 }
@@ -261,6 +354,7 @@ pub(super) fn style_fill(
     reference: Element<'_>,
     theme: &Theme,
     ctx: &ColorCtx<'_>,
+    images: &mut Images<'_>,
 ) -> Option<Fill> {
     let idx: u32 = reference.attr(Ns::None, "idx")?.trim().parse().ok()?;
     if idx == 0 || idx == 1000 {
@@ -270,17 +364,15 @@ pub(super) fn style_fill(
     let ctx = ctx.with_ph(ph);
     let entry = theme.format_style(StyleList::Fill, idx);
     match entry {
-        Some(e) => {
-            // Theme fills cannot reach the theme part's pictures from here; a picture
-            // style fill falls back to the reference colour.
-            let mut none = |_: &str| ImageSource::Missing {
-                target: String::new(),
-            };
-            match fill_element(e, &ctx, &mut none, None) {
-                Some(Fill::Picture { .. }) | None => ph.map(|color| Fill::Solid { color }),
-                fill => fill,
-            }
-        }
+        Some(e) => match fill_element(e, &ctx, images, None) {
+            // A picture the theme does not have falls back to the reference colour.
+            Some(Fill::Picture {
+                source: ImageSource::Missing { .. },
+                ..
+            })
+            | None => ph.map(|color| Fill::Solid { color }),
+            fill => fill,
+        },
         None => ph.map(|color| Fill::Solid { color }),
     }
 }

@@ -24,6 +24,7 @@ pub(crate) mod color;
 mod effect;
 mod fill;
 mod geometry;
+mod paint;
 mod parse;
 mod table;
 mod text;

@@ -120,7 +120,7 @@ pub struct Shape {
 }
 
 /// The effects of a shape that are drawn (`a:effectLst`, or its style's `a:effectRef`).
-/// Soft edges, reflections and 3-D are not read.
+/// Reflections and 3-D are not read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Effects {
@@ -133,6 +133,9 @@ pub struct Effects {
     /// A soft glow around the shape (`a:glow`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub glow: Option<Glow>,
+    /// Soft edges (`a:softEdge`): the outline fades out over this radius in EMU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub soft_edge: Option<f64>,
 }
 
 impl Effects {
@@ -396,12 +399,20 @@ pub enum Fill {
     Picture {
         /// The image.
         source: ImageSource,
-        /// Part of the image cut away on each side.
+        /// Part of the image cut away on each side (`a:srcRect`).
         crop: Crop,
-        /// Tiled rather than stretched.
-        tile: bool,
+        /// How the picture is tiled (`a:tile`); `None` when it is stretched.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tile: Option<Tile>,
+        /// Where a stretched picture lies (`a:stretch/a:fillRect`): insets from each
+        /// side of the area as fractions of it, negative to reach past it.
+        stretch: Crop,
+        /// `a:duotone`: the picture in shades between a dark and a light colour.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        duotone: Option<[Color; 2]>,
     },
-    /// A two-colour pattern (shown as a blend of its colours).
+    /// A two-colour preset pattern (drawn as its 8 × 8 bitmap; the pictorial presets as a
+    /// blend of its colours).
     Pattern {
         /// Pattern name (`pct50`, `dkDnDiag` …).
         preset: String,
@@ -412,6 +423,27 @@ pub enum Fill {
     },
 }
 
+/// How a picture fill repeats (`a:tile`, ECMA-376 Part 1, 20.1.8.58).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tile {
+    /// Horizontal offset of the first tile in EMU (`tx`), after alignment.
+    pub offset_x: f64,
+    /// Vertical offset in EMU (`ty`).
+    pub offset_y: f64,
+    /// Tile width as a fraction of the picture's own size (`sx`).
+    pub scale_x: f64,
+    /// Tile height as a fraction of the picture's own size (`sy`).
+    pub scale_y: f64,
+    /// Every other tile mirrored horizontally (`flip="x"` or `"xy"`).
+    pub flip_x: bool,
+    /// Every other tile mirrored vertically (`flip="y"` or `"xy"`).
+    pub flip_y: bool,
+    /// The corner or edge the tiling starts from (`algn`): 0, 0.5 or 1 of the area's
+    /// width and height (`tl` is 0, 0; `ctr` is 0.5, 0.5; `br` is 1, 1).
+    pub align: (f64, f64),
+}
+
 /// A gradient fill.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -420,6 +452,9 @@ pub struct Gradient {
     pub kind: GradientKind,
     /// Stops in position order.
     pub stops: Vec<GradientStop>,
+    /// The gradient turns with the shape (`rotWithShape`, true unless `"0"`); when false a
+    /// linear gradient keeps its angle on the slide however the shape is turned.
+    pub rotate_with_shape: bool,
 }
 
 /// The shape of a gradient.
@@ -431,13 +466,26 @@ pub enum GradientKind {
         /// Angle in degrees.
         angle: f64,
     },
-    /// Radiating from a point (`path="circle"`, `"rect"`, `"shape"`), as a fraction of
-    /// the box.
+    /// Circles radiating from a point (`path="circle"`), as a fraction of the box; the
+    /// last stop reaches the corner farthest from it.
     Radial {
         /// Centre X (0–1).
         cx: f64,
         /// Centre Y (0–1).
         cy: f64,
+    },
+    /// Nested rectangles from the focus rectangle (`a:fillToRect`, the first stop) out
+    /// to the box's edges (the last stop): `path="rect"`, and `path="shape"`, which is
+    /// drawn the same way.
+    Rect {
+        /// Focus left edge as a fraction of the width.
+        left: f64,
+        /// Focus top edge as a fraction of the height.
+        top: f64,
+        /// Focus right edge as a fraction of the width (from the left).
+        right: f64,
+        /// Focus bottom edge as a fraction of the height (from the top).
+        bottom: f64,
     },
 }
 

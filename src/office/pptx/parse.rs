@@ -512,7 +512,11 @@ impl Parser<'_, '_> {
             return Ok(t.clone());
         }
         let theme = match tolerate(self.package.read_xml(part, UNDERSTOOD))? {
-            Some(doc) if doc.root().is(Ns::A, "theme") => Theme::from_doc(doc),
+            Some(doc) if doc.root().is(Ns::A, "theme") => {
+                let mut theme = Theme::from_doc(doc);
+                theme.part = Some(part.to_owned());
+                theme
+            }
             _ => {
                 self.warn(format!("The theme {} is unreadable", printable(part)));
                 Theme::default()
@@ -605,6 +609,17 @@ impl Parser<'_, '_> {
         if let Err(e) = self.media.register(self.package, part, degradable) {
             self.fatal.get_or_insert(e);
         }
+    }
+
+    /// The theme fill a style reference (`a:fillRef`, `p:bgRef`) points at; its pictures
+    /// are the theme part's relationships.
+    fn style_fill(&mut self, reference: Element<'_>, env: &Env<'_>) -> Option<Fill> {
+        let rels = match env.theme.part.as_deref() {
+            Some(part) => self.rels_of(part).unwrap_or_default(),
+            None => Relationships::default(),
+        };
+        let mut images = |id: &str| self.image(&rels, id);
+        style_fill(reference, env.theme, &env.colors, &mut images)
     }
 
     /// An image relationship of a part: a media part (sniffed once), a link, or missing.
@@ -793,7 +808,7 @@ impl Parser<'_, '_> {
                 }
             }
             if let Some(r) = bg.child(Ns::P, "bgRef") {
-                if let Some(f) = style_fill(r, env.theme, &env.colors) {
+                if let Some(f) = self.style_fill(r, env) {
                     return f;
                 }
             }
@@ -1129,7 +1144,7 @@ impl Parser<'_, '_> {
             .or_else(|| {
                 style
                     .and_then(|s| s.child(Ns::A, "fillRef"))
-                    .and_then(|r| style_fill(r, env.theme, &env.colors))
+                    .and_then(|r| self.style_fill(r, env))
             })
             .unwrap_or_default();
         let mut line_out = style

@@ -24,6 +24,7 @@ use super::model::{
     ImageSource, Line, Link, MediaPart, Paragraph, Picture, Presentation, Run, RunKind, Shadow,
     Shape, ShapeKind, Slide, Spacing, Table, TextBody, VerticalAnchor, EMU_PER_POINT,
 };
+use super::paint;
 
 /// The stylesheet slide markup needs (stages, shapes, text, tables).
 pub const STYLESHEET: &str = include_str!("render.css");
@@ -139,6 +140,8 @@ struct Renderer<'d, 'o> {
     slide_no: usize,
     /// Slide width in points (`--sw`).
     slide_w: f64,
+    /// Soft-edge radius in points of the shape being drawn (`a:softEdge`).
+    soft_edge: Option<f64>,
 }
 
 /// A number for CSS and SVG: at most three decimals, no trailing zeros.
@@ -269,6 +272,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
             next_id: 0,
             slide_no: 0,
             slide_w: pres.slide_width as f64 / EMU_PER_POINT,
+            soft_edge: None,
         }
     }
 
@@ -450,6 +454,24 @@ impl<'d, 'o> Renderer<'d, 'o> {
             self.out.push_str("</div></div>");
             return;
         }
+        if needs_svg(&slide.background) {
+            // CSS cannot draw this background (a rectangular gradient, a tiled,
+            // placed or recoloured picture): paint it as a slide-sized shape under the
+            // rest, over the CSS approximation.
+            let frame = Frame {
+                width: self.pres.slide_width,
+                height: self.pres.slide_height,
+                ..Frame::default()
+            };
+            let _ = write!(
+                self.out,
+                "<div class=\"pptx-sp pptx-bg\" style=\"--x:0;--y:0;--w:{};--h:{}\" aria-hidden=\"true\">",
+                pt(frame.width),
+                pt(frame.height)
+            );
+            self.geometry_svg(&Geometry::default(), &slide.background, None, &frame);
+            self.out.push_str("</div>");
+        }
         if let Some(layer) = slide.layer.and_then(|i| self.pres.layers.get(i)) {
             for s in &layer.shapes {
                 self.shape(s, (0, 0), 0);
@@ -515,6 +537,10 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if let Some(open) = &link_open {
             self.out.push_str(open);
         }
+        let outer_soft_edge = self.soft_edge;
+        if let Some(r) = s.effects.soft_edge {
+            self.soft_edge = Some(r / EMU_PER_POINT);
+        }
         match &s.kind {
             ShapeKind::Shape(a) => {
                 self.auto_shape(a, f);
@@ -534,6 +560,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
             ShapeKind::Chart(c) => self.chart(c, f),
             ShapeKind::Embedded(e) => self.embedded(e),
         }
+        self.soft_edge = outer_soft_edge;
         if link_open.is_some() {
             self.out.push_str("</a>");
         }
@@ -602,7 +629,13 @@ impl<'d, 'o> Renderer<'d, 'o> {
             );
         }
         self.out.push_str("\">");
-        let fill_attr = self.svg_fill(fill, w, h, &paths);
+        let fill_attr = self.svg_fill(fill, f, &paths);
+        let soft = self.soft_edge.filter(|r| *r > 0.0);
+        if let Some(r) = soft {
+            let id = self.fresh_id("e");
+            self.out.push_str(&paint::soft_edge_filter(&id, r));
+            let _ = write!(self.out, "<g filter=\"url(#{id})\">");
+        }
         let (stroke, stroke_extra) = match line {
             Some(l) if l.color.alpha > 0.0 => {
                 let mut extra = format!(
@@ -641,6 +674,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
         }
         if let Some(l) = line.filter(|l| l.color.alpha > 0.0) {
             self.arrow_heads(l, &paths, lw.max(0.75));
+        }
+        if soft.is_some() {
+            self.out.push_str("</g>");
         }
         self.out.push_str("</svg>");
     }
@@ -709,7 +745,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
     }
 
     /// An SVG paint for a fill, adding gradient or pattern definitions as needed.
-    fn svg_fill(&mut self, fill: &Fill, w: f64, h: f64, paths: &[SubPath]) -> String {
+    fn svg_fill(&mut self, fill: &Fill, f: &Frame, paths: &[SubPath]) -> String {
+        let w = f.width as f64 / EMU_PER_POINT;
+        let h = f.height as f64 / EMU_PER_POINT;
         match fill {
             Fill::None => "none".to_owned(),
             Fill::Solid { color } => css_color(color),
@@ -717,30 +755,27 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 preset,
                 foreground,
                 background,
-            } => css_color(&mix(background, foreground, pattern_share(preset))),
+            } => match paint::pattern_bits(preset) {
+                Some(bits) => {
+                    let id = self.fresh_id("p");
+                    self.out
+                        .push_str(&paint::pattern(&id, &bits, foreground, background));
+                    format!("url(#{id})")
+                }
+                None => css_color(&mix(background, foreground, pattern_share(preset))),
+            },
             Fill::Gradient(g) => {
                 let id = self.fresh_id("g");
-                let stops = g
-                    .stops
-                    .iter()
-                    .map(|s| {
-                        format!(
-                            "<stop offset=\"{}\" stop-color=\"{}\"{}/>",
-                            n(s.position),
-                            css_color(&Color {
-                                alpha: 1.0,
-                                ..s.color
-                            }),
-                            if s.color.alpha < 0.999 {
-                                format!(" stop-opacity=\"{}\"", n(f64::from(s.color.alpha)))
-                            } else {
-                                String::new()
-                            }
-                        )
-                    })
-                    .collect::<String>();
+                let stops = paint::gradient_stops(&g.stops);
                 match g.kind {
                     GradientKind::Linear { angle } => {
+                        // The shape's box is turned by CSS; a gradient that must not turn
+                        // with it (rotWithShape="0") takes the turn off its angle.
+                        let angle = if g.rotate_with_shape {
+                            angle
+                        } else {
+                            angle - f.rotation
+                        };
                         // A line through the box centre along the angle, long enough
                         // that the end stops touch the far corners.
                         let a = angle.to_radians();
@@ -756,26 +791,69 @@ impl<'d, 'o> Renderer<'d, 'o> {
                         );
                     }
                     GradientKind::Radial { cx, cy } => {
-                        // The last stop reaches the corner farthest from the focus, so an
-                        // off-centre focus (`fillToRect`) still shades the whole box.
-                        let r = cx.max(1.0 - cx).hypot(cy.max(1.0 - cy));
+                        // Circles, not ellipses stretched to the box (PowerPoint and
+                        // LibreOffice both draw circles); the last stop reaches the
+                        // corner farthest from the focus, so an off-centre focus
+                        // (`fillToRect`) still shades the whole box.
+                        let (px, py) = (cx * w, cy * h);
+                        let r = px.max(w - px).hypot(py.max(h - py));
                         let _ = write!(
                             self.out,
-                            "<defs><radialGradient id=\"{id}\" cx=\"{}\" cy=\"{}\" r=\"{}\">{stops}</radialGradient></defs>",
-                            n(cx),
-                            n(cy),
+                            "<defs><radialGradient id=\"{id}\" gradientUnits=\"userSpaceOnUse\" cx=\"{}\" cy=\"{}\" r=\"{}\">{stops}</radialGradient></defs>",
+                            n(px),
+                            n(py),
                             n(r)
                         );
+                    }
+                    GradientKind::Rect {
+                        left,
+                        top,
+                        right,
+                        bottom,
+                    } => {
+                        let focus = (left * w, top * h, right * w, bottom * h);
+                        self.out
+                            .push_str(&paint::rect_gradient(&id, &g.stops, focus, w, h));
                     }
                 }
                 format!("url(#{id})")
             }
-            Fill::Picture { source, crop, .. } => {
+            Fill::Picture {
+                source,
+                crop,
+                tile,
+                stretch,
+                duotone,
+            } => {
                 let Some(url) = self.image_url(source) else {
                     return "#D9D9D9".to_owned();
                 };
-                // Clip the picture to the outline, then paint nothing else.
+                let filter = duotone.as_ref().map(|d| {
+                    let id = self.fresh_id("d");
+                    self.out.push_str(&paint::duotone_filter(&id, d));
+                    format!(" filter=\"url(#{id})\"")
+                });
+                let filter = filter.unwrap_or_default();
+                if let Some(tile) = tile {
+                    let id = self.fresh_id("t");
+                    let size = self.image_points(source);
+                    self.out.push_str(&paint::tile_pattern(
+                        &id,
+                        &attr(&url),
+                        tile,
+                        size,
+                        (w, h),
+                        &filter,
+                    ));
+                    return format!("url(#{id})");
+                }
+                // Clip the picture to the outline, then paint nothing else. The picture
+                // lies in the fill rectangle (`a:fillRect`), its crop cut away.
                 let id = self.fresh_id("c");
+                let fx = stretch.left * w;
+                let fy = stretch.top * h;
+                let fw = ((1.0 - stretch.left - stretch.right) * w).max(0.01);
+                let fh = ((1.0 - stretch.top - stretch.bottom) * h).max(0.01);
                 let cw = (1.0 - crop.left - crop.right).max(0.01);
                 let ch = (1.0 - crop.top - crop.bottom).max(0.01);
                 let _ = write!(self.out, "<defs><clipPath id=\"{id}\">");
@@ -784,15 +862,28 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 }
                 let _ = write!(
                     self.out,
-                    "</clipPath></defs><image href=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\" clip-path=\"url(#{id})\"/>",
+                    "</clipPath></defs><g clip-path=\"url(#{id})\"><image href=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\"{filter}/></g>",
                     attr(&url),
-                    n(-crop.left / cw * w),
-                    n(-crop.top / ch * h),
-                    n(w / cw),
-                    n(h / ch)
+                    n(fx - crop.left / cw * fw),
+                    n(fy - crop.top / ch * fh),
+                    n(fw / cw),
+                    n(fh / ch)
                 );
                 "none".to_owned()
             }
+        }
+    }
+
+    /// A picture's own size in points at 96 pixels per inch (the size a tile has at
+    /// 100 %); an inch square when its pixel size is unknown (metafiles).
+    fn image_points(&self, source: &ImageSource) -> (f64, f64) {
+        let pixels = match source {
+            ImageSource::Part { part } => self.media.get(part.as_str()).and_then(|m| m.pixels),
+            _ => None,
+        };
+        match pixels {
+            Some((pw, ph)) if pw > 0 && ph > 0 => (f64::from(pw) * 0.75, f64::from(ph) * 0.75),
+            _ => (72.0, 72.0),
         }
     }
 
@@ -828,7 +919,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 let fill = Fill::Picture {
                     source: p.source.clone(),
                     crop: p.crop,
-                    tile: false,
+                    tile: None,
+                    stretch: Default::default(),
+                    duotone: None,
                 };
                 self.geometry_svg(&p.geometry, &fill, p.line.as_ref(), f);
                 return;
@@ -837,13 +930,33 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 let cw = (1.0 - p.crop.left - p.crop.right).max(0.01);
                 let ch = (1.0 - p.crop.top - p.crop.bottom).max(0.01);
                 self.out.push_str("<div class=\"pptx-pic\"");
+                let mut style = String::new();
                 if f.flip_h || f.flip_v {
                     let _ = write!(
-                        self.out,
-                        " style=\"transform:scale({},{})\"",
+                        style,
+                        "transform:scale({},{});",
                         if f.flip_h { -1 } else { 1 },
                         if f.flip_v { -1 } else { 1 }
                     );
+                }
+                if let Some(r) = self.soft_edge.filter(|r| *r > 0.0) {
+                    // Soft edges of a plain picture: two edge-fading masks, one across
+                    // and one down, kept where both are opaque.
+                    let fade = |dir: &str| {
+                        format!(
+                            "linear-gradient(to {dir},transparent,#000 {0},#000 calc(100% - {0}),transparent)",
+                            len(r)
+                        )
+                    };
+                    let _ = write!(
+                        style,
+                        "mask-image:{},{};mask-composite:intersect;",
+                        fade("right"),
+                        fade("bottom")
+                    );
+                }
+                if !style.is_empty() {
+                    let _ = write!(self.out, " style=\"{style}\"");
                 }
                 let _ = write!(self.out, "><img src=\"{}\" alt=\"", attr(&url));
                 escape_into(&mut self.out, alt.unwrap_or(""));
@@ -1279,13 +1392,25 @@ fn background_css(fill: &Fill, r: &Renderer<'_, '_>) -> String {
                     n(cx * 100.0),
                     n(cy * 100.0)
                 ),
+                // Approximation under the SVG layer `needs_svg` asks for (table cells
+                // keep it): an ellipse around the focus.
+                GradientKind::Rect {
+                    left,
+                    top,
+                    right,
+                    bottom,
+                } => format!(
+                    "background:radial-gradient(farthest-corner at {}% {}%,{stops})",
+                    n((left + right) * 50.0),
+                    n((top + bottom) * 50.0)
+                ),
             }
         }
         Fill::Picture { source, tile, .. } => match r.image_url(source) {
             Some(url) => format!(
                 "background:#fff url(&quot;{}&quot;) {}",
                 attr(&css_url(&url)),
-                if *tile {
+                if tile.is_some() {
                     "repeat"
                 } else {
                     "center/100% 100% no-repeat"
@@ -1293,6 +1418,23 @@ fn background_css(fill: &Fill, r: &Renderer<'_, '_>) -> String {
             ),
             None => "background:#fff".to_owned(),
         },
+    }
+}
+
+/// Whether a slide background needs an SVG layer: CSS draws solid colours, linear and
+/// circular gradients, plain stretched pictures and blended patterns itself.
+fn needs_svg(fill: &Fill) -> bool {
+    match fill {
+        Fill::Gradient(g) => matches!(g.kind, GradientKind::Rect { .. }),
+        Fill::Pattern { preset, .. } => paint::pattern_bits(preset).is_some(),
+        Fill::Picture {
+            tile,
+            stretch,
+            duotone,
+            crop,
+            ..
+        } => tile.is_some() || duotone.is_some() || !stretch.is_empty() || !crop.is_empty(),
+        _ => false,
     }
 }
 

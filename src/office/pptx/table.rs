@@ -120,7 +120,7 @@ impl StylePart {
             if let Some(f) = style.child(Ns::A, "fill") {
                 part.fill = fill_in(f, colors, &mut none, None);
             } else if let Some(r) = style.child(Ns::A, "fillRef") {
-                part.fill = style_fill(r, ctx.text.theme, colors);
+                part.fill = style_fill(r, ctx.text.theme, colors, &mut none);
             }
         }
         part

@@ -660,6 +660,15 @@ fn make_run(
 fn bullet_char(c: &str, font: Option<&str>) -> (String, bool) {
     let ch = c.chars().next().unwrap_or('\u{2022}');
     let symbol_font = font.map(|f| f.to_ascii_lowercase());
+    let symbolic = symbol_font
+        .as_deref()
+        .is_some_and(|f| f.starts_with("wingdings") || f == "symbol");
+    // Symbol fonts' characters are often written in the private use area (U+F020–U+F0FF
+    // stand for the font's bytes 0x20–0xFF); read them as the byte they stand for.
+    let ch = match u32::from(ch) {
+        v @ 0xF020..=0xF0FF if symbolic => char::from_u32(v - 0xF000).unwrap_or(ch),
+        _ => ch,
+    };
     let mapped = match symbol_font.as_deref() {
         Some(f) if f.starts_with("wingdings") => Some(match ch {
             'l' => '\u{25CF}',
@@ -676,11 +685,24 @@ fn bullet_char(c: &str, font: Option<&str>) -> (String, bool) {
             'Ÿ' => '\u{2022}',
             'o' => '\u{25A1}',
             'p' => '\u{25A1}',
+            'r' => '\u{2752}',
+            's' | 't' => '\u{29EB}',
+            'x' => '\u{2327}',
+            '¡' => '\u{25CB}',
+            '¤' => '\u{25C9}',
+            '¨' => '\u{25FB}',
+            'ð' => '\u{21E8}',
+            'û' => '\u{2718}',
+            'ý' => '\u{2612}',
+            'þ' => '\u{2611}',
             _ => '\u{25AA}',
         }),
         Some("symbol") => Some(match ch {
-            '·' | '\u{F0B7}' => '\u{2022}',
+            '·' => '\u{2022}',
             'Þ' => '\u{21D2}',
+            '®' => '\u{2192}',
+            '¨' => '\u{2666}',
+            '-' => '\u{2212}',
             _ => ch,
         }),
         _ => None,
@@ -821,6 +843,28 @@ mod tests {
         assert_eq!(n.next(1, "alphaLcPeriod", 1), 1);
         n.interrupt(0);
         assert_eq!(n.next(0, "arabicPeriod", 1), 1);
+    }
+
+    #[test]
+    fn private_use_symbol_bullets_map_like_their_low_byte() {
+        // PowerPoint writes Wingdings bullets as U+F0xx (the symbol font's code page
+        // moved into the private use area): U+F0FC is the check mark, U+F06E the square.
+        assert_eq!(
+            bullet_char("\u{F0FC}", Some("Wingdings")),
+            ("\u{2714}".to_owned(), false)
+        );
+        assert_eq!(
+            bullet_char("\u{F06E}", Some("Wingdings")),
+            ("\u{25A0}".to_owned(), false)
+        );
+        assert_eq!(
+            bullet_char("\u{F0D8}", Some("Wingdings")),
+            ("\u{27A2}".to_owned(), false)
+        );
+        assert_eq!(
+            bullet_char("\u{F0DE}", Some("Symbol")),
+            ("\u{21D2}".to_owned(), false)
+        );
     }
 
     #[test]

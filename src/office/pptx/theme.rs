@@ -28,6 +28,9 @@ pub(super) struct Theme {
     pub(super) colors: [Color; 12],
     pub(super) major: FontSet,
     pub(super) minor: FontSet,
+    /// The theme's part name, whose relationships name the pictures of picture style
+    /// fills (a tiled wood background); `None` for the built-in default.
+    pub(super) part: Option<String>,
     doc: Option<XmlDoc>,
 }
 
@@ -43,6 +46,7 @@ impl Default for Theme {
                 latin: Some("Calibri".to_owned()),
                 ..FontSet::default()
             },
+            part: None,
             doc: None,
         }
     }

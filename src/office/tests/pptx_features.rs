@@ -3,8 +3,8 @@
 
 use super::support::{png_header, pptx_p, pptx_sp, PptxFixture, PptxSlide};
 use crate::office::pptx::model::{
-    Align, AutoShape, Color, Fill, Frame, Geometry, ImageSource, Link, PathCommand, Presentation,
-    RunKind, Shape, ShapeKind, Spacing, Table, TextBody, VerticalAnchor,
+    Align, AutoShape, Color, Fill, Frame, Geometry, GradientKind, ImageSource, Link, PathCommand,
+    Presentation, RunKind, Shape, ShapeKind, Spacing, Table, TextBody, VerticalAnchor,
 };
 use crate::office::pptx::{
     parse_pptx, render_html, render_slide, RenderOptions, ViewerScript, VIEWER_JS,
@@ -1111,4 +1111,227 @@ fn text_runs_cast_their_own_shadow() {
         "{html}"
     );
     assert_eq!(html.matches("text-shadow").count(), 1, "{html}");
+}
+
+#[test]
+fn rectangular_gradients_and_rot_with_shape() {
+    let rect = r#"<a:gradFill rotWithShape="0"><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path path="rect"><a:fillToRect l="50000" t="50000" r="50000" b="50000"/></a:path></a:gradFill>"#;
+    let crossed = r#"<a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst><a:path path="shape"><a:fillToRect l="80000" t="0" r="80000" b="100000"/></a:path></a:gradFill>"#;
+    let turned = r#"<a:gradFill rotWithShape="0"><a:gsLst><a:gs pos="0"><a:srgbClr val="FF0000"/></a:gs><a:gs pos="100000"><a:srgbClr val="0000FF"/></a:gs></a:gsLst><a:lin ang="0"/></a:gradFill>"#;
+    let tree = [
+        pptx_sp(2, None, Some((0, 0, 2_540_000, 1_270_000)), rect, ""),
+        pptx_sp(3, None, Some((0, 0, 1_270_000, 1_270_000)), crossed, ""),
+        pptx_sp(4, None, Some((0, 0, 1_270_000, 1_270_000)), turned, "")
+            .replace("<a:xfrm>", r#"<a:xfrm rot="5400000">"#),
+    ]
+    .concat();
+    let p = one_slide(&tree);
+    let s = &p.slides[0].shapes;
+    let Fill::Gradient(g) = &auto(&s[0]).fill else {
+        panic!("gradient expected")
+    };
+    assert_eq!(
+        g.kind,
+        GradientKind::Rect {
+            left: 0.5,
+            top: 0.5,
+            right: 0.5,
+            bottom: 0.5
+        }
+    );
+    assert!(!g.rotate_with_shape);
+    // Crossing sides (l + r > 1) collapse to their midpoint; `shape` is drawn as `rect`.
+    let Fill::Gradient(g) = &auto(&s[1]).fill else {
+        panic!("gradient expected")
+    };
+    assert_eq!(
+        g.kind,
+        GradientKind::Rect {
+            left: 0.5,
+            top: 0.0,
+            right: 0.5,
+            bottom: 0.0
+        }
+    );
+    let html = html_of(&p, 0);
+    // The 200 × 100 pt box: bands from the centre (100, 50) out to every edge.
+    assert!(html.contains("patternUnits=\"userSpaceOnUse\" width=\"200\" height=\"100\""));
+    assert!(html.contains("gradientUnits=\"userSpaceOnUse\" x1=\"0\" y1=\"50\" x2=\"0\" y2=\"0\""));
+    assert!(html.contains("<polygon points=\"200,0 100,50 100,50 200,100\""));
+    // The turned shape's linear gradient keeps its slide angle: 0° − 90° = straight up.
+    assert!(
+        html.contains("x1=\"0.5\" y1=\"1\" x2=\"0.5\" y2=\"0\""),
+        "counter-rotated gradient missing"
+    );
+}
+
+#[test]
+fn tiled_stretched_and_duotone_picture_fills() {
+    let tiled = r#"<a:blipFill><a:blip r:embed="rId5"/><a:tile tx="127000" ty="0" sx="50000" sy="50000" flip="x" algn="tl"/></a:blipFill>"#;
+    let stretched = r#"<a:blipFill><a:blip r:embed="rId5"><a:duotone><a:srgbClr val="000000"/><a:srgbClr val="FF0000"/></a:duotone></a:blip><a:srcRect/><a:stretch><a:fillRect l="-25000" r="-25000"/></a:stretch></a:blipFill>"#;
+    let tree = [
+        pptx_sp(2, None, Some((0, 0, 2_540_000, 1_270_000)), tiled, ""),
+        pptx_sp(3, None, Some((0, 0, 2_540_000, 1_270_000)), stretched, ""),
+    ]
+    .concat();
+    let mut slide = PptxSlide::new(&tree);
+    slide.rels = vec![(
+        "rId5".into(),
+        "image".into(),
+        "../media/image1.png".into(),
+        false,
+    )];
+    let mut f = PptxFixture::new(vec![slide]);
+    f.parts = vec![("ppt/media/image1.png".into(), png_header(160, 80))];
+    let p = parse(&f);
+    let s = &p.slides[0].shapes;
+    let Fill::Picture { tile: Some(t), .. } = &auto(&s[0]).fill else {
+        panic!("tiled picture expected: {:?}", auto(&s[0]).fill)
+    };
+    assert_eq!(
+        (t.offset_x, t.scale_x, t.flip_x, t.flip_y),
+        (127_000.0, 0.5, true, false)
+    );
+    let Fill::Picture {
+        tile: None,
+        stretch,
+        duotone: Some(d),
+        ..
+    } = &auto(&s[1]).fill
+    else {
+        panic!("stretched duotone picture expected")
+    };
+    assert_eq!((stretch.left, stretch.right), (-0.25, -0.25));
+    assert_eq!(d[1], Color::rgb(0xFF0000));
+    let html = html_of(&p, 0);
+    // 160 × 80 px at 96 dpi is 120 × 60 pt; at 50 % a tile is 60 × 30, two wide when
+    // flipped, starting 10 pt in.
+    assert!(
+        html.contains("x=\"10\" y=\"0\" width=\"120\" height=\"30\""),
+        "tile pattern missing"
+    );
+    assert!(html.contains("scale(-1 1)"));
+    // The stretched picture reaches a quarter of the width past each side.
+    assert!(html.contains("x=\"-50\" y=\"0\" width=\"300\" height=\"100\""));
+    assert!(html.contains("<feFuncR type=\"table\" tableValues=\"0 1\"/>"));
+}
+
+#[test]
+fn theme_picture_backgrounds_come_from_the_theme_part() {
+    let mut f = PptxFixture::new(vec![PptxSlide::new("")]);
+    let theme = f.theme.clone().unwrap().replace(
+        r#"<a:solidFill><a:schemeClr val="phClr"><a:shade val="90000"/></a:schemeClr></a:solidFill></a:bgFillStyleLst>"#,
+        r#"<a:blipFill><a:blip r:embed="rId1"/><a:tile tx="0" ty="0" sx="100000" sy="100000" flip="none" algn="tl"/></a:blipFill></a:bgFillStyleLst>"#,
+    ).replace("<a:theme ", r#"<a:theme xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" "#);
+    f.theme = Some(theme);
+    f.master_bg =
+        r#"<p:bg><p:bgRef idx="1003"><a:schemeClr val="bg1"/></p:bgRef></p:bg>"#.to_owned();
+    f.parts = vec![
+        ("ppt/media/wood.png".into(), png_header(64, 64)),
+        (
+            "ppt/theme/_rels/theme1.xml.rels".into(),
+            br#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="../media/wood.png"/></Relationships>"#.to_vec(),
+        ),
+    ];
+    let p = parse(&f);
+    let Fill::Picture {
+        source,
+        tile: Some(_),
+        ..
+    } = &p.slides[0].background
+    else {
+        panic!(
+            "tiled picture background expected: {:?}",
+            p.slides[0].background
+        )
+    };
+    assert_eq!(
+        source,
+        &ImageSource::Part {
+            part: "ppt/media/wood.png".into()
+        }
+    );
+    // Drawn as an SVG layer of 48 pt tiles (64 px) under the shapes.
+    let html = html_of(&p, 0);
+    assert!(html.contains("pptx-bg"));
+    assert!(html.contains("width=\"48\" height=\"48\""));
+}
+
+#[test]
+fn soft_edges_fade_shapes_and_pictures() {
+    let soft = r#"<a:prstGeom prst="ellipse"><a:avLst/></a:prstGeom><a:solidFill><a:srgbClr val="4472C4"/></a:solidFill><a:effectLst><a:softEdge rad="127000"/></a:effectLst>"#;
+    let p = one_slide(&pptx_sp(
+        2,
+        None,
+        Some((0, 0, 1_270_000, 1_270_000)),
+        soft,
+        "",
+    ));
+    assert_eq!(p.slides[0].shapes[0].effects.soft_edge, Some(127_000.0));
+    let html = html_of(&p, 0);
+    // A 10 pt radius: eroded by 5 pt, blurred by 2.5 pt.
+    assert!(html.contains("<feMorphology in=\"SourceAlpha\" operator=\"erode\" radius=\"5\"/><feGaussianBlur stdDeviation=\"2.5\""));
+    assert!(html.contains("<g filter=\"url(#pptx-s1-e"));
+}
+
+#[test]
+fn a_real_theme_recolours_its_background_picture() {
+    // Open-Xml-PowerTools' Apex theme: `p:bgRef idx="1003"` names the theme's picture
+    // style fill, stretched and recoloured with `a:duotone` between shades of `bg1`.
+    let bytes = include_bytes!("../../../fixtures/pptx/powertools-ApexTheme.pptx");
+    let p = parse_pptx(bytes, &OfficeLimits::default()).expect("deck parses");
+    let Fill::Picture {
+        source: ImageSource::Part { part },
+        tile: None,
+        duotone: Some([dark, light]),
+        ..
+    } = &p.slides[0].background
+    else {
+        panic!(
+            "duotone picture background expected: {:?}",
+            p.slides[0].background
+        )
+    };
+    assert_eq!(part, "ppt/media/image1.jpeg");
+    assert!(
+        u32::from(dark.r) + u32::from(dark.g) + u32::from(dark.b)
+            < u32::from(light.r) + u32::from(light.g) + u32::from(light.b)
+    );
+    let html = html_of(&p, 0);
+    assert!(html.contains("class=\"pptx-sp pptx-bg\""));
+    assert!(html.contains("<feColorMatrix type=\"matrix\""));
+}
+
+#[test]
+fn preset_patterns_are_drawn_as_their_bitmaps() {
+    let patt = |prst: &str| {
+        format!(
+            r#"<a:pattFill prst="{prst}"><a:fgClr><a:srgbClr val="FF0000"/></a:fgClr><a:bgClr><a:srgbClr val="FFFFFF"/></a:bgClr></a:pattFill>"#
+        )
+    };
+    let tree = [
+        pptx_sp(
+            2,
+            None,
+            Some((0, 0, 1_270_000, 1_270_000)),
+            &patt("ltUpDiag"),
+            "",
+        ),
+        pptx_sp(
+            3,
+            None,
+            Some((0, 0, 1_270_000, 1_270_000)),
+            &patt("weave"),
+            "",
+        ),
+    ]
+    .concat();
+    let p = one_slide(&tree);
+    let html = html_of(&p, 0);
+    // A 6 pt cell on white with the red diagonal's pixels.
+    assert!(html.contains(
+        "patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\"><rect width=\"6\" height=\"6\" fill=\"#FFFFFF\"/>"
+    ));
+    assert_eq!(html.matches("<pattern ").count(), 1, "weave stays a blend");
+    assert!(html.contains("fill=\"url(#pptx-s1-p"));
 }
