@@ -627,3 +627,39 @@ async fn a_large_table_is_read_in_the_background_and_grows_to_the_whole_file() {
         360_003
     );
 }
+
+/// `text/csv` content under a plain-text name is shown as a table (Source stays), and
+/// prose with commas stays text.
+#[tokio::test]
+async fn csv_content_under_a_text_name_is_a_table_and_prose_is_not() {
+    let server = start(|_| {}).await;
+    server.write(
+        "export.txt",
+        "city,people,area\nBerlin,3878100,891.3\nLyon,522250,47.87\nOsaka,2752412,225.2\nQuito,2011388,372.4\nPerth,2309338,6418\n",
+    );
+    server.write(
+        "letter.txt",
+        "Dear team, the build is green.\nThanks, all, for the work.\nNext week, we ship.\nQuestions, anyone?\nBye, for now.\nRegards, Ann\n",
+    );
+    let table = server.preview_ok("export.txt").await;
+    assert_eq!(table["kind"], "csv");
+    let views: Vec<&str> = table["views"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(views.first(), Some(&"sheet"), "{views:?}");
+    assert!(views.contains(&"source"), "{views:?}");
+    let (id, token) = ids(&table);
+    let block: Value = server
+        .get(&format!("/p/{id}/{token}/grid/rows/0/0"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(block["rows"][2][1][0]["t"], "Lyon");
+    assert_eq!(block["rows"][2][1][1]["a"], "r");
+    let prose = server.preview_ok("letter.txt").await;
+    assert_eq!(prose["kind"], "text");
+}

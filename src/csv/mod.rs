@@ -240,6 +240,65 @@ pub fn sniff_delimiter(text: &str, prefer: char) -> char {
     best.0
 }
 
+/// Whether a file its name calls plain text (`.txt`, `.log`, `README`…) holds a table, so
+/// it is shown as one (`text/csv` content without a `.csv` name). Deliberately
+/// conservative, since prose must never turn into a table: the first 64 KiB must be valid
+/// UTF-8 and split, on one of comma, tab, semicolon or pipe, into at least five records
+/// that all have the same number (≥ 2) of fields, with hardly any field after a delimiter
+/// starting with a space (prose puts one after its commas); two-field records also need a
+/// tab, or a column of numbers.
+pub fn looks_like_table(bytes: &[u8]) -> bool {
+    let sample = &bytes[..bytes.len().min(SNIFF_BYTES)];
+    let whole = sample.len() == bytes.len();
+    let text = match std::str::from_utf8(sample) {
+        Ok(t) => t,
+        // A character cut by the sample's end is fine; anything else is not UTF-8.
+        Err(e) if e.error_len().is_none() && !whole => {
+            std::str::from_utf8(&sample[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    [',', '\t', ';', '|']
+        .into_iter()
+        .any(|delim| consistent_table(text, delim, whole))
+}
+
+/// Whether the first records of `text` read as a table with this delimiter (see
+/// [`looks_like_table`]).
+fn consistent_table(text: &str, delim: char, whole: bool) -> bool {
+    let (mut records, mut width, mut same) = (0usize, 0usize, true);
+    let (mut later_fields, mut spaced) = (0usize, 0usize);
+    let mut numeric = Vec::new();
+    records_in(text, delim, whole, |fields| {
+        if records == 0 {
+            width = fields.len();
+            numeric = vec![true; width];
+        }
+        same &= fields.len() == width;
+        for (i, f) in fields.iter().enumerate().skip(1) {
+            later_fields += 1;
+            spaced += usize::from(f.starts_with(' '));
+            // The first record may be a header.
+            if records > 0 && i < numeric.len() {
+                numeric[i] &= is_numeric(f);
+            }
+        }
+        if records > 0 {
+            if let (Some(first), Some(n)) = (fields.first(), numeric.first_mut()) {
+                *n &= is_numeric(first);
+            }
+        }
+        records += 1;
+        same && records < 50
+    });
+    let numbers = numeric.iter().any(|&n| n);
+    same && records >= 5
+        && width >= 2
+        && spaced * 10 <= later_fields
+        && (width > 2 || delim == '\t' || numbers)
+}
+
 /// Whether a field reads as a number: digits with an optional sign, decimal point,
 /// exponent, thousands separators or a trailing percent sign.
 pub fn is_numeric(field: &str) -> bool {
@@ -551,6 +610,32 @@ mod tests {
         assert!(t.starts_with("城市,人口"), "{t} {e}");
         let (latin, _, _) = encoding_rs::WINDOWS_1252.encode("café,crème brûlée,naïve\n");
         assert_eq!(decode(&latin).0, "café,crème brûlée,naïve\n");
+    }
+
+    #[test]
+    fn tables_are_told_from_prose_by_content() {
+        for table in [
+            "name,score,team\nann,3,red\nbob,4,blue\ncy,5,red\ndee,6,blue\neve,7,red\n",
+            "when\tvalue\n2024-01-01\t3\n2024-01-02\t4\n2024-01-03\t5\n2024-01-04\t6\n",
+            "id;amount\n1;2,5\n2;3,5\n3;4\n4;5\n5;6\n",
+            "\u{feff}a|b|c\n1|2|3\n4|5|6\n7|8|9\n10|11|12\n",
+        ] {
+            assert!(looks_like_table(table.as_bytes()), "{table}");
+        }
+        for prose in [
+            // Commas in prose are followed by spaces, and their counts vary.
+            "Roses are red, violets are blue,\nsugar is sweet, and so are you.\nThe end, my friend.\nOne more, line.\nAnd a last, one.\n",
+            "Dear team, the build is green. Thanks, all.\nNext week, we ship.\nQuestions, anyone?\nBye, for now.\nRegards, Ann\n",
+            // Log lines: one comma each, no numbers in a column, no tab.
+            "started server,ok\nloaded config,ok\nopened db,ok\nwarmed cache,ok\nready,ok\n",
+            // Too few records.
+            "a,b,c\n1,2,3\n",
+            "",
+        ] {
+            assert!(!looks_like_table(prose.as_bytes()), "{prose}");
+        }
+        // Not UTF-8.
+        assert!(!looks_like_table(b"a,b,c\n\xff,2,3\n1,2,3\n1,2,3\n1,2,3\n"));
     }
 
     #[test]

@@ -162,6 +162,10 @@ pub fn scoped_read_from(
         let bytes = read_bounded(file, meta, named.limit(limits))?;
         let kind = if named.is_text() && looks_binary(&bytes) {
             FileKind::Binary
+        } else if named == FileKind::Text && crate::csv::looks_like_table(&bytes) {
+            // `text/csv` content under a plain-text name: shown as a table (its Source
+            // view stays).
+            FileKind::Csv
         } else {
             named
         };
