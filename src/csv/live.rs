@@ -58,8 +58,11 @@ pub const READ_WAIT: Duration = Duration::from_secs(30);
 /// The first read: enough for the encoding and delimiter sniffers and the first screen.
 const FIRST_READ: usize = 64 * 1024;
 
-/// Later reads (a piece is parsed under the table's write lock, so pieces stay small).
+/// Later reads.
 const PIECE: usize = 512 * 1024;
+
+/// Records read into the table per hold of its write lock.
+const BATCH: usize = 1000;
 
 static LOADING: AtomicUsize = AtomicUsize::new(0);
 
@@ -366,29 +369,36 @@ impl Job {
         let Some(builder) = r.builder.as_mut() else {
             return;
         };
-        let rows = if builder.stopped {
-            r.text.clear();
-            builder.records
-        } else {
+        let bytes_read = r.raw.len() as u64;
+        // The write lock is held for one batch of records at a time, so a reader (a row
+        // block, the meta) waits for a batch at most, never for a whole piece.
+        let mut at = 0;
+        while !builder.stopped {
             let mut book = live.book.write().unwrap_or_else(|p| p.into_inner());
             let sheet = &mut book.sheets[0];
-            let delim = builder.delim;
-            let used = records_in(&r.text, delim, eof, |f| builder.record(sheet, f));
+            let mut n = 0;
+            at += records_in(&r.text[at..], builder.delim, eof, |f| {
+                n += 1;
+                builder.record(sheet, f) && n < BATCH
+            });
             drop(book);
-            if builder.stopped {
-                r.text.clear();
-            } else {
-                r.text.drain(..used);
+            let (rows, stopped) = (builder.records, builder.stopped);
+            live.progress.send_modify(|p| {
+                p.rows = rows;
+                p.bytes_read = bytes_read;
+                p.indexed |= stopped;
+            });
+            if n < BATCH {
+                break;
             }
-            builder.records
-        };
-        let stopped = builder.stopped;
-        let bytes_read = r.raw.len() as u64;
-        live.progress.send_modify(|p| {
-            p.rows = rows;
-            p.bytes_read = bytes_read;
-            p.indexed |= stopped;
-        });
+        }
+        if builder.stopped {
+            // A limit stopped the table: the rest is read for the raw bytes and the digest.
+            r.text.clear();
+            live.progress.send_modify(|p| p.bytes_read = bytes_read);
+        } else {
+            r.text.drain(..at);
+        }
     }
 
     fn fail(&self, table: &Weak<LiveTable>, r: &mut Reader, e: Error) -> Outcome {
