@@ -83,6 +83,10 @@ pub struct Limits {
     pub office_bytes: u64,
     /// CSV and TSV files. Their table costs about twice the file in snapshot memory.
     pub csv_bytes: u64,
+    /// CSV and TSV files larger than this are read in the background: the preview answers
+    /// once the first rows are in, and the grid grows as the rest arrives (its SHA-256 is
+    /// known only at the end). Smaller ones are read whole first.
+    pub csv_stream_bytes: u64,
     /// PDF files.
     pub pdf_bytes: u64,
     /// Images.
@@ -114,6 +118,7 @@ impl Default for Limits {
             text_bytes: 2 * MIB,
             office_bytes: 20 * MIB,
             csv_bytes: 128 * MIB,
+            csv_stream_bytes: 4 * MIB,
             pdf_bytes: 50 * MIB,
             image_bytes: 50 * MIB,
             asset_bytes: 20 * MIB,

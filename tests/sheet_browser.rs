@@ -41,12 +41,35 @@ async fn a_million_row_sheet_opens_and_scrolls_with_few_cells_in_the_page() {
         true
     );
 
+    // The table is read in the background: row 900,000 may not be in yet, and the grid
+    // goes there once it is (a debug build beside the suite may take a while: polled
+    // for up to two minutes, no time is measured).
     eval(&page, "window.previewdSheet.scrollToRow(900000)").await;
-    wait_for(
-        &page,
-        "document.body.dataset.firstRow === '900000' && Array.from(document.querySelectorAll('.cell')).some(c => c.textContent === 'item 900000')",
-    )
-    .await;
+    let there = "document.body.dataset.firstRow === '900000' && Array.from(document.querySelectorAll('.cell')).some(c => c.textContent === 'item 900000')";
+    for _ in 0..2400 {
+        if eval(&page, there).await == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        eval(&page, there).await,
+        true,
+        "the grid reached row 900,000"
+    );
+    let complete = "document.body.dataset.complete === '1'";
+    for _ in 0..2400 {
+        if eval(&page, complete).await == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(eval(&page, complete).await, true, "the whole table is read");
+    assert_eq!(
+        eval(&page, "document.body.dataset.firstRow").await,
+        "900000",
+        "the scroll stayed"
+    );
     let cells = eval(&page, "document.querySelectorAll('.cell').length")
         .await
         .as_u64()

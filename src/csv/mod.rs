@@ -19,6 +19,8 @@ use crate::office::xlsx::model::{Cell, CellKind, ColumnRange, Row, Sheet, TextPo
 use crate::office::xlsx::style::Styles;
 use crate::office::{CoreProperties, OfficeLimits};
 
+pub mod live;
+
 /// The most columns a CSV row may have (a worksheet's width); further fields are dropped.
 const MAX_COLS: usize = 1 << 14;
 
@@ -38,18 +40,44 @@ pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, &'static str) {
         let (text, _) = enc.decode_without_bom_handling(bytes);
         return (text, enc.name());
     }
-    let mut detector = chardetng::EncodingDetector::new();
     let sample = &bytes[..bytes.len().min(1 << 20)];
-    detector.feed(sample, sample.len() == bytes.len());
+    let enc = guess_legacy(sample, sample.len() == bytes.len());
+    let (text, _) = enc.decode_without_bom_handling(bytes);
+    (text, enc.name())
+}
+
+/// `chardetng`'s guess for text that is neither UTF-8 nor UTF-16; `whole` says whether
+/// `sample` is the whole file.
+fn guess_legacy(sample: &[u8], whole: bool) -> &'static Encoding {
+    let mut detector = chardetng::EncodingDetector::new();
+    detector.feed(sample, whole);
     let enc = detector.guess(None, true);
     // encoding_rs decodes GBK as the whole of GB18030 (the WHATWG rule); name it so.
-    let enc = if enc == encoding_rs::GBK {
+    if enc == encoding_rs::GBK {
         encoding_rs::GB18030
     } else {
         enc
-    };
-    let (text, _) = enc.decode_without_bom_handling(bytes);
-    (text, enc.name())
+    }
+}
+
+/// The encoding of a file from its first bytes only, for a file read piece by piece, and
+/// the length of its BOM: a BOM, else UTF-8 if the sample is valid UTF-8 (a sequence cut
+/// at its end allowed), else BOM-less UTF-16, else `chardetng`'s guess. Unlike
+/// [`decode`], a stray invalid byte past the sample shows as U+FFFD instead of moving the
+/// whole file to a legacy encoding.
+fn sniff_encoding(sample: &[u8], whole: bool) -> (&'static Encoding, usize) {
+    if let Some((enc, bom_len)) = Encoding::for_bom(sample) {
+        return (enc, bom_len);
+    }
+    match std::str::from_utf8(sample) {
+        Ok(_) => return (encoding_rs::UTF_8, 0),
+        Err(e) if e.error_len().is_none() && !whole => return (encoding_rs::UTF_8, 0),
+        Err(_) => {}
+    }
+    if let Some(enc) = utf16_without_bom(sample) {
+        return (enc, 0);
+    }
+    (guess_legacy(sample, whole), 0)
 }
 
 /// UTF-16 without a BOM: ASCII-heavy text has a zero byte in every other position.
@@ -77,11 +105,25 @@ fn utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
 
 /// Reads records from `text`, calling `on(fields)` for each; stops when `on` says so.
 /// Quotes are honoured only at the start of a field, as RFC 4180 has them.
-fn records(text: &str, delim: char, mut on: impl FnMut(&[Cow<'_, str>]) -> bool) {
+fn records(text: &str, delim: char, on: impl FnMut(&[Cow<'_, str>]) -> bool) {
+    records_in(text, delim, true, on);
+}
+
+/// [`records`] over one piece of a text that may go on: when `last` is false, a record
+/// that reaches the end of `text` (an open quote, a line without its end, a `\r` whose
+/// `\n` may follow) is not read, since the next piece may continue it. Returns the byte
+/// offset after the last record read, where the next piece's text must start.
+fn records_in(
+    text: &str,
+    delim: char,
+    last: bool,
+    mut on: impl FnMut(&[Cow<'_, str>]) -> bool,
+) -> usize {
     let b = text.as_bytes();
     let d = delim as u8;
     let mut fields: Vec<Cow<'_, str>> = Vec::new();
     let mut i = 0;
+    let mut record_start = 0;
     let n = b.len();
     while i < n {
         // One field.
@@ -91,6 +133,8 @@ fn records(text: &str, delim: char, mut on: impl FnMut(&[Cow<'_, str>]) -> bool)
             let mut start = j;
             loop {
                 match memchr_quote(&b[j..]) {
+                    // A quote at the very end may be the first of a doubled pair.
+                    Some(k) if !last && j + k + 1 == n => return record_start,
                     Some(k) => {
                         let q = j + k;
                         out.push_str(&text[start..q]);
@@ -103,6 +147,7 @@ fn records(text: &str, delim: char, mut on: impl FnMut(&[Cow<'_, str>]) -> bool)
                             break;
                         }
                     }
+                    None if !last => return record_start,
                     None => {
                         out.push_str(&text[start..]);
                         j = n;
@@ -120,9 +165,15 @@ fn records(text: &str, delim: char, mut on: impl FnMut(&[Cow<'_, str>]) -> bool)
             fields.push(Cow::Borrowed(&text[i..end]));
             i = end;
         }
+        if i == n && !last {
+            return record_start;
+        }
         if i < n && b[i] == d {
             i += 1;
             if i == n {
+                if !last {
+                    return record_start;
+                }
                 fields.push(Cow::Borrowed(""));
             }
             continue;
@@ -130,18 +181,23 @@ fn records(text: &str, delim: char, mut on: impl FnMut(&[Cow<'_, str>]) -> bool)
         // End of record.
         if i < n && b[i] == b'\r' {
             i += 1;
+            if i == n && !last {
+                return record_start;
+            }
         }
         if i < n && b[i] == b'\n' {
             i += 1;
         }
+        record_start = i;
         if !on(&fields) {
-            return;
+            return i;
         }
         fields.clear();
     }
     if !fields.is_empty() {
         on(&fields);
     }
+    n
 }
 
 fn memchr_quote(b: &[u8]) -> Option<usize> {
@@ -184,6 +240,65 @@ pub fn sniff_delimiter(text: &str, prefer: char) -> char {
     best.0
 }
 
+/// Whether a file its name calls plain text (`.txt`, `.log`, `README`…) holds a table, so
+/// it is shown as one (`text/csv` content without a `.csv` name). Deliberately
+/// conservative, since prose must never turn into a table: the first 64 KiB must be valid
+/// UTF-8 and split, on one of comma, tab, semicolon or pipe, into at least five records
+/// that all have the same number (≥ 2) of fields, with hardly any field after a delimiter
+/// starting with a space (prose puts one after its commas); two-field records also need a
+/// tab, or a column of numbers.
+pub fn looks_like_table(bytes: &[u8]) -> bool {
+    let sample = &bytes[..bytes.len().min(SNIFF_BYTES)];
+    let whole = sample.len() == bytes.len();
+    let text = match std::str::from_utf8(sample) {
+        Ok(t) => t,
+        // A character cut by the sample's end is fine; anything else is not UTF-8.
+        Err(e) if e.error_len().is_none() && !whole => {
+            std::str::from_utf8(&sample[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    [',', '\t', ';', '|']
+        .into_iter()
+        .any(|delim| consistent_table(text, delim, whole))
+}
+
+/// Whether the first records of `text` read as a table with this delimiter (see
+/// [`looks_like_table`]).
+fn consistent_table(text: &str, delim: char, whole: bool) -> bool {
+    let (mut records, mut width, mut same) = (0usize, 0usize, true);
+    let (mut later_fields, mut spaced) = (0usize, 0usize);
+    let mut numeric = Vec::new();
+    records_in(text, delim, whole, |fields| {
+        if records == 0 {
+            width = fields.len();
+            numeric = vec![true; width];
+        }
+        same &= fields.len() == width;
+        for (i, f) in fields.iter().enumerate().skip(1) {
+            later_fields += 1;
+            spaced += usize::from(f.starts_with(' '));
+            // The first record may be a header.
+            if records > 0 && i < numeric.len() {
+                numeric[i] &= is_numeric(f);
+            }
+        }
+        if records > 0 {
+            if let (Some(first), Some(n)) = (fields.first(), numeric.first_mut()) {
+                *n &= is_numeric(first);
+            }
+        }
+        records += 1;
+        same && records < 50
+    });
+    let numbers = numeric.iter().any(|&n| n);
+    same && records >= 5
+        && width >= 2
+        && spaced * 10 <= later_fields
+        && (width > 2 || delim == '\t' || numbers)
+}
+
 /// Whether a field reads as a number: digits with an optional sign, decimal point,
 /// exponent, thousands separators or a trailing percent sign.
 pub fn is_numeric(field: &str) -> bool {
@@ -209,25 +324,88 @@ pub fn is_numeric(field: &str) -> bool {
 /// Parses a CSV or TSV file into a one-sheet workbook named after the file.
 pub fn parse_csv(bytes: &[u8], name: &str, limits: &OfficeLimits) -> Workbook {
     let (text, encoding) = decode(bytes);
-    let is_tsv = name.to_ascii_lowercase().ends_with(".tsv");
+    let is_tsv = is_tsv(name);
     let delim = sniff_delimiter(&text, if is_tsv { '\t' } else { ',' });
+    let mut book = empty_book(name);
+    let mut builder = Builder::new(limits, delim);
+    let sheet = &mut book.sheets[0];
+    records(&text, delim, |fields| builder.record(sheet, fields));
+    builder.finish(&mut book, encoding, is_tsv);
+    book
+}
+
+/// Whether `name` is a tab-separated file by its extension (tab then wins ties).
+fn is_tsv(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".tsv")
+}
+
+/// A workbook of one empty sheet named after the file, as a CSV table starts.
+fn empty_book(name: &str) -> Workbook {
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    let mut sheet = Sheet::new(stem.chars().take(31).collect());
-    let mut widths: Vec<usize> = Vec::new();
-    let mut r: u32 = 0;
-    let mut wide = false;
-    let mut cut = false;
-    records(&text, delim, |fields| {
-        if sheet.cells.len() + fields.len().min(MAX_COLS) > limits.max_sheet_cells {
-            sheet.truncated_at = Some(r);
-            return false;
+    Workbook {
+        sheets: vec![Sheet::new(stem.chars().take(31).collect())],
+        active: 0,
+        date1904: false,
+        styles: Styles::plain(),
+        shared: TextPool::default(),
+        rich: Vec::new(),
+        has_macros: false,
+        properties: CoreProperties::default(),
+        warnings: Vec::new(),
+        source: "csv",
+    }
+}
+
+/// Rows whose field lengths set the column widths (the header guess reads fewer).
+const MEASURED_ROWS: u32 = 200;
+
+/// Turns records into the rows of a sheet, one record at a time, so a table can be read
+/// whole ([`parse_csv`]) or piece by piece while it streams in ([`live`]).
+struct Builder {
+    max_sheet_cells: usize,
+    max_cell_bytes: usize,
+    delim: char,
+    /// Records seen (the next record's row number).
+    records: u32,
+    widths: Vec<usize>,
+    /// Whether the widths and the header guess are in the sheet yet.
+    settled: bool,
+    wide: bool,
+    cut: bool,
+    /// Set once a limit stopped the table: later records are not read.
+    stopped: bool,
+}
+
+impl Builder {
+    fn new(limits: &OfficeLimits, delim: char) -> Builder {
+        Builder {
+            max_sheet_cells: limits.max_sheet_cells,
+            max_cell_bytes: limits.max_cell_bytes,
+            delim,
+            records: 0,
+            widths: Vec::new(),
+            settled: false,
+            wide: false,
+            cut: false,
+            stopped: false,
         }
-        if r >= (1 << 20) {
-            sheet.truncated_at = Some(r);
+    }
+
+    /// Adds one record as the next row; false once a limit stops the table.
+    fn record(&mut self, sheet: &mut Sheet, fields: &[Cow<'_, str>]) -> bool {
+        let r = self.records;
+        if self.stopped
+            || sheet.cells.len() + fields.len().min(MAX_COLS) > self.max_sheet_cells
+            || r >= (1 << 20)
+        {
+            if !self.stopped {
+                sheet.truncated_at = Some(r);
+            }
+            self.stopped = true;
             return false;
         }
         if fields.len() > MAX_COLS {
-            wide = true;
+            self.wide = true;
         }
         let first = sheet.cells.len() as u32;
         let mut any = false;
@@ -236,20 +414,20 @@ pub fn parse_csv(bytes: &[u8], name: &str, limits: &OfficeLimits) -> Workbook {
                 continue;
             }
             let mut s: Cow<'_, str> = Cow::Borrowed(f.as_ref());
-            if s.len() > limits.max_cell_bytes {
+            if s.len() > self.max_cell_bytes {
                 let mut owned = s.into_owned();
-                crate::office::xlsx::cut_text(&mut owned, limits.max_cell_bytes);
+                crate::office::xlsx::cut_text(&mut owned, self.max_cell_bytes);
                 s = Cow::Owned(owned);
-                cut = true;
+                self.cut = true;
             }
             let Some(idx) = sheet.pool.push(&s) else {
                 break;
             };
-            if r < 200 {
-                if widths.len() <= c {
-                    widths.resize(c + 1, 0);
+            if r < MEASURED_ROWS {
+                if self.widths.len() <= c {
+                    self.widths.resize(c + 1, 0);
                 }
-                widths[c] = widths[c].max(s.chars().count().min(60));
+                self.widths[c] = self.widths[c].max(s.chars().count().min(60));
             }
             let kind = if is_numeric(&s) {
                 CellKind::NumericText
@@ -274,60 +452,67 @@ pub fn parse_csv(bytes: &[u8], name: &str, limits: &OfficeLimits) -> Workbook {
             });
             sheet.row_count = r + 1;
         }
-        r += 1;
+        self.records += 1;
+        if self.records == MEASURED_ROWS {
+            self.settle(sheet);
+        }
         true
-    });
-    for (c, w) in widths.iter().enumerate() {
-        let px = (*w as f32 * 7.0 + 12.0).clamp(40.0, 420.0);
-        sheet.columns.push(ColumnRange {
-            first: c as u32,
-            last: c as u32,
-            width: px,
-            hidden: false,
-        });
     }
-    sheet.header_row = guess_header(&sheet);
-    if sheet.header_row {
-        sheet.frozen_rows = 1;
+
+    /// Puts the column widths and the header guess into the sheet, once: after the rows
+    /// they are measured on, so a table read piece by piece shows them from its first
+    /// answer on.
+    fn settle(&mut self, sheet: &mut Sheet) {
+        if std::mem::replace(&mut self.settled, true) {
+            return;
+        }
+        for (c, w) in self.widths.iter().enumerate() {
+            let px = (*w as f32 * 7.0 + 12.0).clamp(40.0, 420.0);
+            sheet.columns.push(ColumnRange {
+                first: c as u32,
+                last: c as u32,
+                width: px,
+                hidden: false,
+            });
+        }
+        sheet.header_row = guess_header(sheet);
+        if sheet.header_row {
+            sheet.frozen_rows = 1;
+        }
     }
-    sheet.cells.shrink_to_fit();
-    sheet.rows.shrink_to_fit();
-    sheet.pool.shrink();
-    let mut warnings = Vec::new();
-    if encoding != "UTF-8" {
-        warnings.push(format!("Read as {encoding}."));
-    }
-    if wide {
-        warnings.push(format!(
-            "Rows have more than {MAX_COLS} fields; the rest are not shown."
-        ));
-    }
-    if cut {
-        warnings.push(format!(
-            "Fields longer than {} bytes are cut.",
-            limits.max_cell_bytes
-        ));
-    }
-    let delim_name = match delim {
-        '\t' => "tab",
-        ';' => "semicolon",
-        '|' => "pipe",
-        _ => "comma",
-    };
-    if (is_tsv && delim != '\t') || (!is_tsv && delim != ',') {
-        warnings.push(format!("Fields are separated by a {delim_name}."));
-    }
-    Workbook {
-        sheets: vec![sheet],
-        active: 0,
-        date1904: false,
-        styles: Styles::plain(),
-        shared: TextPool::default(),
-        rich: Vec::new(),
-        has_macros: false,
-        properties: CoreProperties::default(),
-        warnings,
-        source: "csv",
+
+    /// Ends the table: widths and header if fewer rows than measured came, memory given
+    /// back, and the notes on encoding, delimiter and limits.
+    fn finish(&mut self, book: &mut Workbook, encoding: &str, is_tsv: bool) {
+        let sheet = &mut book.sheets[0];
+        self.settle(sheet);
+        sheet.cells.shrink_to_fit();
+        sheet.rows.shrink_to_fit();
+        sheet.pool.shrink();
+        let warnings = &mut book.warnings;
+        if encoding != "UTF-8" {
+            warnings.push(format!("Read as {encoding}."));
+        }
+        if self.wide {
+            warnings.push(format!(
+                "Rows have more than {MAX_COLS} fields; the rest are not shown."
+            ));
+        }
+        if self.cut {
+            warnings.push(format!(
+                "Fields longer than {} bytes are cut.",
+                self.max_cell_bytes
+            ));
+        }
+        let delim_name = match self.delim {
+            '\t' => "tab",
+            ';' => "semicolon",
+            '|' => "pipe",
+            _ => "comma",
+        };
+        if (is_tsv && self.delim != '\t') || (!is_tsv && self.delim != ',') {
+            warnings.push(format!("Fields are separated by a {delim_name}."));
+        }
     }
 }
 
@@ -425,6 +610,32 @@ mod tests {
         assert!(t.starts_with("城市,人口"), "{t} {e}");
         let (latin, _, _) = encoding_rs::WINDOWS_1252.encode("café,crème brûlée,naïve\n");
         assert_eq!(decode(&latin).0, "café,crème brûlée,naïve\n");
+    }
+
+    #[test]
+    fn tables_are_told_from_prose_by_content() {
+        for table in [
+            "name,score,team\nann,3,red\nbob,4,blue\ncy,5,red\ndee,6,blue\neve,7,red\n",
+            "when\tvalue\n2024-01-01\t3\n2024-01-02\t4\n2024-01-03\t5\n2024-01-04\t6\n",
+            "id;amount\n1;2,5\n2;3,5\n3;4\n4;5\n5;6\n",
+            "\u{feff}a|b|c\n1|2|3\n4|5|6\n7|8|9\n10|11|12\n",
+        ] {
+            assert!(looks_like_table(table.as_bytes()), "{table}");
+        }
+        for prose in [
+            // Commas in prose are followed by spaces, and their counts vary.
+            "Roses are red, violets are blue,\nsugar is sweet, and so are you.\nThe end, my friend.\nOne more, line.\nAnd a last, one.\n",
+            "Dear team, the build is green. Thanks, all.\nNext week, we ship.\nQuestions, anyone?\nBye, for now.\nRegards, Ann\n",
+            // Log lines: one comma each, no numbers in a column, no tab.
+            "started server,ok\nloaded config,ok\nopened db,ok\nwarmed cache,ok\nready,ok\n",
+            // Too few records.
+            "a,b,c\n1,2,3\n",
+            "",
+        ] {
+            assert!(!looks_like_table(prose.as_bytes()), "{prose}");
+        }
+        // Not UTF-8.
+        assert!(!looks_like_table(b"a,b,c\n\xff,2,3\n1,2,3\n1,2,3\n1,2,3\n"));
     }
 
     #[test]

@@ -91,7 +91,7 @@ pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> St
         sections.push_str(&panel(snapshot, *view, *view == selected, options));
         sections.push_str("</section>\n");
     }
-    let sha = read.sha256.clone().unwrap_or_default();
+    let sha = snapshot.sha256().unwrap_or_default();
     let extra_head = match read.kind {
         FileKind::Docx => format!(
             "<link rel=\"stylesheet\" href=\"{}docx.css\">",
@@ -188,12 +188,23 @@ fn markdown_panel(snapshot: &Snapshot, options: &ShellOptions) -> String {
 
 const LOSSY_NOTICE: &str = "<p class=\"notice\">This file is not valid UTF-8; bytes that could not be decoded are shown as \u{FFFD}.</p>";
 
+/// The Source panel of a table still being read in the background (not cached: the next
+/// load of the page shows the source).
+const STILL_READING: &str = "<p class=\"notice\">This file is still being read; its source is shown once all of it is in (open this view again in a moment).</p>";
+
 fn source_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
+    let bytes = snapshot.bytes();
+    if bytes.is_none() && snapshot.live.is_some() {
+        return Arc::from(STILL_READING);
+    }
     snapshot
         .rendered
         .source
         .get_or_init(|| {
-            let (text, lossy) = snapshot.read.text().unwrap_or_default();
+            let (text, lossy) = bytes
+                .as_deref()
+                .map(crate::workspace::text_of)
+                .unwrap_or_default();
             let name = snapshot.read.file_name();
             let too_big = text.len() as u64 > options.highlight_bytes;
             let lines = if too_big {
@@ -407,11 +418,15 @@ fn info_panel(snapshot: &Snapshot) -> String {
     if let Some(ms) = read.mtime_ms {
         row("Modified", &crate::time::rfc3339_ms(ms));
     }
+    let sha = snapshot.sha256();
+    let still_reading = snapshot.live.is_some() && sha.is_none();
     row(
         "SHA-256",
-        read.sha256
-            .as_deref()
-            .unwrap_or("not computed (file larger than the hashing limit)"),
+        sha.as_deref().unwrap_or(if still_reading {
+            "not known yet (the file is still being read)"
+        } else {
+            "not computed (file larger than the hashing limit)"
+        }),
     );
     if let Some(OfficeModel::Pdf(doc)) = &snapshot.office {
         out.push_str(&crate::pdf::html::info_rows(&doc.model));

@@ -68,6 +68,9 @@ pub struct Content {
     pub office: Option<OfficeModel>,
     office_heap: u64,
     bytes: Option<Arc<[u8]>>,
+    /// A large table still being read in the background (its bytes, digest and rows come
+    /// from there; see [`crate::csv::live`]).
+    pub live: Option<Arc<crate::csv::live::LiveTable>>,
     /// Rendered view bodies, made on first use and reused (switching views never re-reads
     /// and never re-renders).
     pub rendered: RenderCache,
@@ -76,7 +79,28 @@ pub struct Content {
 impl Content {
     /// The bytes this content is charged: file bytes, measured model heap, cached bodies.
     pub fn weight(&self) -> u64 {
-        self.bytes.as_ref().map_or(0, |b| b.len() as u64) + self.office_heap + self.rendered.bytes()
+        self.bytes.as_ref().map_or(0, |b| b.len() as u64)
+            + self.office_heap
+            + self.rendered.bytes()
+            + self.live.as_ref().map_or(0, |l| l.weight())
+    }
+}
+
+impl Snapshot {
+    /// The file's bytes: the read's, or a background read's once it has ended.
+    pub fn bytes(&self) -> Option<Arc<[u8]>> {
+        self.read
+            .bytes
+            .clone()
+            .or_else(|| Some(self.live.as_ref()?.loaded()?.bytes.clone()))
+    }
+
+    /// The file's SHA-256: the read's, or a background read's once it has ended.
+    pub fn sha256(&self) -> Option<String> {
+        self.read
+            .sha256
+            .clone()
+            .or_else(|| Some(self.live.as_ref()?.loaded()?.sha256.clone()))
     }
 }
 
@@ -275,10 +299,33 @@ impl SnapshotStore {
                 bytes: read.bytes.clone(),
                 office,
                 office_heap,
+                live: None,
                 rendered: RenderCache::default(),
             })
         });
         self.insert_locked(&mut inner, read, content, key)
+    }
+
+    /// Keeps `read` (no bytes yet) as a new snapshot of a table `live` is reading. It
+    /// shares with no other snapshot: its digest is not known yet.
+    pub fn insert_live(
+        &self,
+        root: Root,
+        read: ScopedRead,
+        live: Arc<crate::csv::live::LiveTable>,
+    ) -> Created {
+        let mut inner = self.lock();
+        inner.serial += 1;
+        let content = Arc::new(Content {
+            serial: inner.serial,
+            root,
+            bytes: None,
+            office: None,
+            office_heap: 0,
+            live: Some(live),
+            rendered: RenderCache::default(),
+        });
+        self.insert_locked(&mut inner, read, content, None)
     }
 
     /// Keeps `read` as a new snapshot (own id and token) over `content` from

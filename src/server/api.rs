@@ -1,6 +1,7 @@
 //! JSON API handlers: preview snapshots, stat, health.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -10,9 +11,10 @@ use serde::Serialize;
 use super::body::JsonBody;
 use super::response::{json, parse_json};
 use super::AppState;
+use crate::csv::live::{LiveTable, FIRST_ROWS};
 use crate::error::Error;
 use crate::preview::{views_for, Created};
-use crate::workspace::{FileKind, WorkspaceFileRef};
+use crate::workspace::{FileKind, Opened, Root, ScopedRead, WorkspaceFileRef};
 
 /// A view of a snapshot as listed in the API.
 #[derive(Debug, Serialize)]
@@ -44,7 +46,8 @@ pub struct SnapshotInfo {
     pub kind: FileKind,
     /// Size in bytes.
     pub size: u64,
-    /// SHA-256 of the bytes read.
+    /// SHA-256 of the bytes read; `null` for a large table still being read in the
+    /// background (its `grid/meta.json` gives it once the last byte is in).
     pub sha256: Option<String>,
     /// Modification time, milliseconds since the epoch.
     pub mtime_ms: Option<u64>,
@@ -68,7 +71,7 @@ impl SnapshotInfo {
             relative_path: s.read.relative_path.to_string(),
             kind: s.read.kind,
             size: s.read.size,
-            sha256: s.read.sha256.clone(),
+            sha256: s.sha256(),
             mtime_ms: s.read.mtime_ms,
             expires_at: crate::time::rfc3339(s.expires_at),
             url: format!("{base}{prefix}"),
@@ -100,6 +103,8 @@ pub async fn create_preview(
 
 /// Resolves, reads (on the blocking pool) and stores a snapshot. Unchanged bytes already
 /// in the store are not parsed again: the new snapshot shares the earlier one's content.
+/// A large table is read in the background ([`crate::csv::live`]): its snapshot is kept
+/// and returned once its first rows are in.
 pub async fn create_snapshot(
     state: &Arc<AppState>,
     reference: WorkspaceFileRef,
@@ -107,15 +112,24 @@ pub async fn create_snapshot(
     let door = state.door.clone();
     let limits = state.config.office.clone();
     let pdf_limits = state.config.pdf.clone();
-    let state = state.clone();
-    state
-        .clone()
+    let stream_above = state.config.limits.csv_stream_bytes;
+    let store = state.clone();
+    let made = state
         .pool
         .run(move || {
             let (root, relative) = door.resolve(&reference)?;
-            let read = door.read_in(&root, relative)?;
-            if let Some(content) = state.snapshots.shared_content(&root, &read) {
-                return Ok(state.snapshots.insert_shared(read, content));
+            let read = match door.read_or_open(&root, relative.clone(), stream_above)? {
+                Opened::Read(read) => read,
+                Opened::Stream { read, file, limit } => {
+                    match LiveTable::start(file, read.size, limit, read.file_name(), &limits) {
+                        Some(live) => return Ok(Made::Live(root, read, live)),
+                        // Enough tables are loading: this one is read whole.
+                        None => door.read_in(&root, relative)?,
+                    }
+                }
+            };
+            if let Some(content) = store.snapshots.shared_content(&root, &read) {
+                return Ok(Made::Done(store.snapshots.insert_shared(read, content)));
             }
             // Office files are parsed now, so a file that cannot be shown is refused at
             // once with its reason instead of failing later in a view. What the model
@@ -123,9 +137,39 @@ pub async fn create_snapshot(
             let (office, heap) = crate::preview::heap::measure(|| {
                 crate::preview::office::parse_with(&read, &limits, &pdf_limits)
             });
-            Ok(state.snapshots.insert(root, read, office?, heap))
+            Ok(Made::Done(
+                store.snapshots.insert(root, read, office?, heap),
+            ))
         })
-        .await
+        .await?;
+    let (root, read, live) = match made {
+        Made::Done(created) => return Ok(created),
+        Made::Live(root, read, live) => (root, read, live),
+    };
+    let progress = live.wait_rows(FIRST_ROWS, FIRST_WAIT).await;
+    if progress.failed {
+        // Refused before anything was shown (it grew past its limit, or a read failed).
+        return Err(live.take_error().unwrap_or(Error::Internal));
+    }
+    let created = state.snapshots.insert_live(root, read, live.clone());
+    // The store charged an estimate; once the load has ended it charges what it holds.
+    let snapshot = Arc::downgrade(&created.snapshot);
+    let state = state.clone();
+    live.on_complete(move || {
+        if let Some(snapshot) = snapshot.upgrade() {
+            state.snapshots.recharge(&snapshot);
+        }
+    });
+    Ok(created)
+}
+
+/// Longest a POST of a large table waits for its first rows before it answers anyway (the
+/// viewer then shows the rows as they come).
+const FIRST_WAIT: Duration = Duration::from_secs(5);
+
+enum Made {
+    Done(Created),
+    Live(Root, ScopedRead, Arc<LiveTable>),
 }
 
 /// `POST /api/v1/stat`: size, kind and mtime without reading the bytes.

@@ -173,7 +173,7 @@ pub fn document(server: &str) -> Value {
         "/p/{id}/{token}/model.json",
         get_op(
             "snapshotModel",
-            "The parsed model of an Office document.",
+            "The parsed model of an Office document (of a table read in the background: once it is read whole, waited for at most 30 s, then 503 `timeout`).",
             &snap,
             json_ok(json!({"type": "object"})),
             &[404, 415],
@@ -228,7 +228,7 @@ pub fn document(server: &str) -> Value {
         "/p/{id}/{token}/grid/{file}",
         get_op(
             "sheetGridFile",
-            "The grid's `sheet.js`, `sheet.css`, or `meta.json` (sheets, sizes, panes, styles).",
+            "The grid's `sheet.js`, `sheet.css`, or `meta.json` (sheets, sizes, panes, styles; `complete`, `rowsKnown` and `sha256` say how much of a table read in the background is in).",
             &with("file"),
             any_ok(),
             &[404, 415, 422],
@@ -240,7 +240,7 @@ pub fn document(server: &str) -> Value {
         "/p/{id}/{token}/grid/rows/{sheet}/{block}",
         get_op(
             "sheetRows",
-            "One block of a sheet's rows (cached per snapshot).",
+            "One block of a sheet's rows (cached per snapshot). A block of a table still being read waits for its rows (at most 10 s), then answers with `partial: true`.",
             &block,
             json_ok(json!({})),
             &[400, 404, 415, 422],

@@ -1,9 +1,11 @@
 //! The grid viewer of a workbook or CSV snapshot: its page, its script and styles, the
 //! sheet geometry (`meta.json`), blocks of rows, and search. Blocks are made from the
-//! snapshot's model on the work pool and cached in the snapshot (charged to the store).
+//! snapshot's model on the work pool and cached in the snapshot (charged to the store). A
+//! large table read in the background ([`crate::csv::live`]) is served as far as it is read.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -13,6 +15,7 @@ use axum::response::Response;
 
 use super::response::with_type;
 use super::AppState;
+use crate::csv::live::LiveTable;
 use crate::error::Error;
 use crate::markup::{escape, fill};
 use crate::office::xlsx::grid::{self, BLOCK_ROWS};
@@ -30,12 +33,47 @@ const STYLE: &str = include_str!("../../viewers/sheet/sheet.css");
 /// Most search hits returned at once.
 const MAX_HITS: usize = 500;
 
-fn workbook(snapshot: &Snapshot) -> Result<Arc<Workbook>, Error> {
-    match &snapshot.office {
-        Some(OfficeModel::Sheet(book)) => Ok(book.clone()),
+/// A snapshot's workbook: parsed whole, or a table still being read in the background.
+enum Book {
+    Whole(Arc<Workbook>),
+    Live(Arc<LiveTable>),
+}
+
+impl Book {
+    /// Runs `f` on the workbook as it is now (a live table's read lock is held meanwhile).
+    fn with<T>(&self, f: impl FnOnce(&Workbook) -> T) -> T {
+        match self {
+            Book::Whole(book) => f(book),
+            Book::Live(live) => f(&live.book()),
+        }
+    }
+
+    /// How far the table is read: whole books are complete.
+    fn loading(&self, snapshot: &Snapshot) -> grid::Loading {
+        match self {
+            Book::Whole(book) => grid::Loading::complete(book, snapshot.sha256()),
+            Book::Live(live) => {
+                let p = live.progress();
+                grid::Loading {
+                    complete: p.indexed,
+                    rows_known: p.rows,
+                    sha256: snapshot.sha256(),
+                }
+            }
+        }
+    }
+}
+
+fn workbook(snapshot: &Snapshot) -> Result<Book, Error> {
+    match (&snapshot.office, &snapshot.live) {
+        (Some(OfficeModel::Sheet(book)), _) => Ok(Book::Whole(book.clone())),
+        (_, Some(live)) => Ok(Book::Live(live.clone())),
         _ => Err(Error::not_found("this file has no sheet view")),
     }
 }
+
+/// Longest a row block past the rows read so far waits for them.
+const BLOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// `GET /p/{id}/{token}/grid/`: the viewer page.
 pub async fn page(
@@ -71,9 +109,16 @@ pub async fn file(
             let body = state
                 .pool
                 .run(move || {
-                    Ok(cached.rendered.sheet_block((usize::MAX, 0), || {
-                        Some(Bytes::from(grid::meta_json(&book)))
-                    }))
+                    let loading = book.loading(&cached);
+                    let make = || Bytes::from(book.with(|b| grid::meta_json(b, &loading)));
+                    // A table still being read says so anew on every request; the meta
+                    // is kept once the table and its digest are final.
+                    if !loading.complete || loading.sha256.is_none() {
+                        return Ok(Some(make()));
+                    }
+                    Ok(cached
+                        .rendered
+                        .sheet_block((usize::MAX, 0), || Some(make())))
                 })
                 .await?
                 .unwrap_or_default();
@@ -88,23 +133,37 @@ pub async fn file(
     }
 }
 
-/// `GET /p/{id}/{token}/grid/rows/{sheet}/{block}`: rows `block × 200 ..` of a sheet.
+/// `GET /p/{id}/{token}/grid/rows/{sheet}/{block}`: rows `block × 200 ..` of a sheet. A
+/// block of a table still being read waits (at most [`BLOCK_WAIT`]) for its rows; one
+/// answered before all of them are in says `"partial": true` and is not kept.
 pub async fn rows(
     State(state): State<Arc<AppState>>,
     Path((id, token, sheet, block)): Path<(String, String, usize, u32)>,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
     let book = workbook(&snapshot)?;
-    if sheet >= book.sheets.len() || block > (1 << 20) / BLOCK_ROWS {
+    if sheet >= book.with(|b| b.sheets.len()) || block > (1 << 20) / BLOCK_ROWS {
         return Err(Error::not_found("no such block"));
     }
+    let from = block * BLOCK_ROWS;
+    let final_block = match &book {
+        Book::Whole(_) => true,
+        Book::Live(live) => {
+            let p = live.wait_rows(from + BLOCK_ROWS, BLOCK_WAIT).await;
+            p.indexed || p.rows >= from + BLOCK_ROWS
+        }
+    };
     let cached = snapshot.clone();
     let body = state
         .pool
         .run(move || {
-            Ok(cached.rendered.sheet_block((sheet, block), || {
-                grid::rows_json(&book, sheet, block * BLOCK_ROWS, BLOCK_ROWS).map(Bytes::from)
-            }))
+            let make = || book.with(|b| grid::rows_json(b, sheet, from, BLOCK_ROWS, !final_block));
+            if !final_block {
+                return Ok(make().map(Bytes::from));
+            }
+            Ok(cached
+                .rendered
+                .sheet_block((sheet, block), || make().map(Bytes::from)))
         })
         .await?
         .ok_or_else(|| Error::not_found("no such block"))?;
@@ -117,7 +176,7 @@ pub async fn rows(
 }
 
 /// `GET /p/{id}/{token}/grid/find/{sheet}?q=…`: the first cells whose shown text holds
-/// the query, `[[row, col]…]`.
+/// the query, `[[row, col]…]` (of a table still being read: among the rows read so far).
 pub async fn find(
     State(state): State<Arc<AppState>>,
     Path((id, token, sheet)): Path<(String, String, usize)>,
@@ -133,8 +192,50 @@ pub async fn find(
         .collect();
     let hits = state
         .pool
-        .run(move || Ok(grid::search(&book, sheet, &q, MAX_HITS)))
+        .run(move || Ok(book.with(|b| grid::search(b, sheet, &q, MAX_HITS))))
         .await?;
     let body = serde_json::to_vec(&hits).map_err(|_| Error::Internal)?;
     Ok(with_type(body, "application/json", None))
+}
+
+/// `model.json` of a table read in the background: made once the whole file is in (the
+/// request waits for it, at most [`crate::csv::live::READ_WAIT`]), then kept.
+pub async fn live_model_json(
+    state: &Arc<AppState>,
+    snapshot: Arc<Snapshot>,
+    live: Arc<LiveTable>,
+) -> Result<Response, Error> {
+    let body = match snapshot.rendered.model_json.get() {
+        Some(body) => body.clone(),
+        None => {
+            if !live
+                .wait_complete(crate::csv::live::READ_WAIT)
+                .await
+                .complete
+            {
+                return Err(Error::Timeout(
+                    crate::csv::live::READ_WAIT.as_millis() as u64
+                ));
+            }
+            let json = state
+                .pool
+                .run(move || {
+                    let book = live.book();
+                    grid::model_json(&book).map_err(|_| Error::Internal)
+                })
+                .await?;
+            let body = snapshot
+                .rendered
+                .model_json
+                .get_or_init(|| Bytes::from(json))
+                .clone();
+            state.snapshots.recharge(&snapshot);
+            body
+        }
+    };
+    Ok(with_type(
+        state.inflight.body(body)?,
+        "application/json",
+        None,
+    ))
 }

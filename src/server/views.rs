@@ -90,10 +90,12 @@ pub async fn raw(
     headers: HeaderMap,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
+    if let Some(live) = &snapshot.live {
+        // A table read in the background: its bytes are served once all are in.
+        live.wait_complete(crate::csv::live::READ_WAIT).await;
+    }
     let bytes = snapshot
-        .read
-        .bytes
-        .clone()
+        .bytes()
         .ok_or_else(|| Error::Unsupported("this file's bytes are not kept".into()))?;
     let name = snapshot.read.file_name();
     let content_type = match snapshot.read.kind {
@@ -288,6 +290,9 @@ pub async fn model_json(
     Path((id, token)): Path<(String, String)>,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
+    if let Some(live) = snapshot.live.clone() {
+        return crate::server::sheet::live_model_json(&state, snapshot, live).await;
+    }
     let model = snapshot
         .office
         .clone()
@@ -320,6 +325,9 @@ pub async fn media(
     Path((id, token, part)): Path<(String, String, String)>,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
+    if let Some(live) = snapshot.live.clone() {
+        return crate::server::sheet::live_model_json(&state, snapshot, live).await;
+    }
     let model = snapshot
         .office
         .clone()

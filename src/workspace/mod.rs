@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 pub use kind::{looks_binary, FileKind, BINARY_SNIFF_BYTES};
 pub use lexical::{check_relative_path, RelativePath};
-pub use read::{read_bounded, FileStat, ScopedRead};
+pub use read::{read_bounded, read_error, text_of, FileStat, ScopedRead};
 pub use roots::{Root, WorkspaceSetupError, Workspaces};
 
 use crate::config::Limits;
@@ -30,6 +30,23 @@ pub struct WorkspaceFileRef {
     pub workspace_root: String,
     /// Path of the file relative to the root.
     pub relative_path: String,
+}
+
+/// What [`Door::read_or_open`] gives.
+#[derive(Debug)]
+pub enum Opened {
+    /// The file, read whole.
+    Read(ScopedRead),
+    /// A large table, opened and checked but not read: `read` has its name, kind, size and
+    /// mtime, no bytes and no digest; at most `limit` bytes may be read from `file`.
+    Stream {
+        /// The read as far as it is known.
+        read: ScopedRead,
+        /// The open handle the door checked.
+        file: std::fs::File,
+        /// The kind's size limit.
+        limit: u64,
+    },
 }
 
 /// The door: allowed roots plus the limits that apply to reads.
@@ -86,6 +103,41 @@ impl Door {
     pub fn read_in(&self, root: &Root, relative: RelativePath) -> Result<ScopedRead, Error> {
         let (file, meta) = open::open_beneath(&root.path, &relative, self.allow_hard_links)?;
         read::scoped_read_from(&root.id, relative, &file, &meta, &self.limits)
+    }
+
+    /// Like [`Door::read_in`], but a CSV or TSV file larger than `stream_above` bytes is
+    /// not read here: it is opened with the same checks (its size from `fstat` within the
+    /// kind's limit) and handed over, with a read that has no bytes or digest yet, to be
+    /// read in the background from that one handle.
+    pub fn read_or_open(
+        &self,
+        root: &Root,
+        relative: RelativePath,
+        stream_above: u64,
+    ) -> Result<Opened, Error> {
+        let (file, meta) = open::open_beneath(&root.path, &relative, self.allow_hard_links)?;
+        let kind = FileKind::from_file_name(relative.file_name());
+        if kind != FileKind::Csv || meta.len() <= stream_above {
+            return read::scoped_read_from(&root.id, relative, &file, &meta, &self.limits)
+                .map(Opened::Read);
+        }
+        let limit = kind.limit(&self.limits);
+        if meta.len() > limit {
+            return Err(Error::TooLarge {
+                size: meta.len(),
+                limit,
+            });
+        }
+        let read = ScopedRead {
+            workspace_id: root.id.clone(),
+            relative_path: relative,
+            kind,
+            size: meta.len(),
+            mtime_ms: read::mtime_ms(&meta),
+            sha256: None,
+            bytes: None,
+        };
+        Ok(Opened::Stream { read, file, limit })
     }
 
     /// Reads a sibling asset of a previewed page: same rules, the asset limit, any kind.

@@ -72,12 +72,17 @@ impl ScopedRead {
     /// The bytes as text: UTF-8 with a leading BOM stripped; invalid sequences replaced.
     /// The flag says whether anything was replaced.
     pub fn text(&self) -> Option<(std::borrow::Cow<'_, str>, bool)> {
-        let bytes = self.bytes.as_deref()?;
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        Some(match std::str::from_utf8(bytes) {
-            Ok(s) => (std::borrow::Cow::Borrowed(s), false),
-            Err(_) => (String::from_utf8_lossy(bytes), true),
-        })
+        Some(text_of(self.bytes.as_deref()?))
+    }
+}
+
+/// Bytes as text: UTF-8 with a leading BOM stripped; invalid sequences replaced. The flag
+/// says whether anything was replaced.
+pub fn text_of(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, bool) {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (std::borrow::Cow::Borrowed(s), false),
+        Err(_) => (String::from_utf8_lossy(bytes), true),
     }
 }
 
@@ -134,7 +139,9 @@ pub fn hash_bounded(mut file: &File, meta: &Metadata, limit: u64) -> Result<Opti
     Ok(Some(hex::encode(hasher.finalize())))
 }
 
-fn read_error(e: std::io::Error) -> Error {
+/// The service's error for a failed read of an open workspace file (the OS message is
+/// logged, never shown).
+pub fn read_error(e: std::io::Error) -> Error {
     if e.raw_os_error() == Some(libc::EISDIR) {
         return Error::NotAFile("the path names a directory".into());
     }
@@ -155,6 +162,10 @@ pub fn scoped_read_from(
         let bytes = read_bounded(file, meta, named.limit(limits))?;
         let kind = if named.is_text() && looks_binary(&bytes) {
             FileKind::Binary
+        } else if named == FileKind::Text && crate::csv::looks_like_table(&bytes) {
+            // `text/csv` content under a plain-text name: shown as a table (its Source
+            // view stays).
+            FileKind::Csv
         } else {
             named
         };

@@ -21,6 +21,8 @@
   var hits = [];
   var hitAt = -1;
   var frame = 0;
+  var wantRow = -1; // a row asked for (scrollToRow) before the table had it
+  var POLL_MS = 300; // how often the meta is read again while the table is still read
 
   var scroller = document.getElementById("scroller");
   var extent = document.getElementById("extent");
@@ -135,6 +137,8 @@
         if (sheetAt !== si) return;
         var m = new Map();
         data.rows.forEach(function (row) { m.set(row[0], row[1]); });
+        // A block answered before all its rows were read is fetched again later.
+        m.partial = !!data.partial;
         blocks.set(b, m);
         schedule();
       })
@@ -511,6 +515,7 @@
   function showNotes() {
     notesEl.textContent = "";
     var add = function (t) { el("p", null, notesEl).textContent = t; };
+    if (!meta.complete) add("Reading the file: " + meta.rowsKnown.toLocaleString("en") + " rows so far.");
     if (meta.hasMacros) add("This workbook contains macros; they are never run.");
     meta.warnings.forEach(add);
     if (sh.truncatedAt !== null && sh.truncatedAt !== undefined) {
@@ -591,6 +596,46 @@
     document.head.appendChild(st);
   }
 
+  // A table still being read: its rows grow (taller scroll extent, blocks past the old
+  // end), the scroll position and the selection stay.
+  function grow(m) {
+    var top = scroller.scrollTop * geo.scale;
+    meta.complete = m.complete;
+    meta.rowsKnown = m.rowsKnown;
+    meta.sha256 = m.sha256;
+    meta.warnings = m.warnings;
+    meta.sheets.forEach(function (old, i) {
+      var nu = m.sheets[i];
+      if (!nu) return;
+      ["rowCount", "colCount", "columns", "rowHeights", "frozenRows", "headerRow", "truncatedAt"].forEach(function (k) { old[k] = nu[k]; });
+    });
+    blocks.forEach(function (rows, b) { if (rows.partial) blocks.delete(b); });
+    geo = makeGeometry();
+    setExtent();
+    scroller.scrollTop = top / geo.scale;
+    headerBtn.hidden = !(meta.source === "csv" && sh.headerRow);
+    showNotes();
+    if (wantRow >= 0 && (wantRow < sh.rowCount || meta.complete)) {
+      var r = Math.min(wantRow, geo.nRows - 1);
+      wantRow = -1;
+      window.previewdSheet.scrollToRow(r);
+    }
+    if (meta.complete) document.body.dataset.complete = "1";
+    schedule();
+  }
+
+  function poll() {
+    setTimeout(function () {
+      fetch("meta.json", { credentials: "same-origin" })
+        .then(function (res) { return res.ok ? res.json() : null; })
+        .then(function (m) {
+          if (m) grow(m);
+          if (!meta.complete) poll();
+        })
+        .catch(function () { poll(); });
+    }, POLL_MS);
+  }
+
   fetch("meta.json", { credentials: "same-origin" })
     .then(function (res) { return res.json(); })
     .then(function (m) {
@@ -598,11 +643,16 @@
       installStyles();
       buildTabs();
       showSheet(Math.min(meta.active, meta.sheets.length - 1));
+      if (meta.complete) document.body.dataset.complete = "1";
+      else poll();
     });
 
   // For tests and embedding: scroll the body so that row r is the first one shown.
   window.previewdSheet = {
     scrollToRow: function (r) {
+      // Past the rows read so far: go as far as there is, and on when they come.
+      if (!meta.complete && r >= sh.rowCount) wantRow = r;
+      r = Math.min(r, geo.nRows - 1);
       var fH = rowY(geo, frozenRows());
       scroller.scrollTop = (rowY(geo, r) - fH) / geo.scale;
       schedule();

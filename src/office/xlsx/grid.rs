@@ -18,19 +18,46 @@ use crate::markup::escape;
 /// Rows per block the viewer fetches.
 pub const BLOCK_ROWS: u32 = 200;
 
-/// The viewer's first request: workbook and sheet geometry, styles, links, comments and
-/// drawings, no cell values.
-pub fn meta_json(book: &Workbook) -> Vec<u8> {
-    serde_json::to_vec(&Meta(book)).unwrap_or_default()
+/// How much of a workbook is read, for the meta: a table read in the background grows
+/// (its sheets' `rowCount` are the rows known so far) until it is complete.
+#[derive(Debug, Clone)]
+pub struct Loading {
+    /// No more rows will come.
+    pub complete: bool,
+    /// Rows (records) read so far, across the table.
+    pub rows_known: u32,
+    /// The file's SHA-256, once known.
+    pub sha256: Option<String>,
 }
 
-struct Meta<'a>(&'a Workbook);
+impl Loading {
+    /// A workbook parsed whole.
+    pub fn complete(book: &Workbook, sha256: Option<String>) -> Loading {
+        Loading {
+            complete: true,
+            rows_known: book.sheets.iter().map(|s| s.row_count).max().unwrap_or(0),
+            sha256,
+        }
+    }
+}
+
+/// The viewer's first request: workbook and sheet geometry, styles, links, comments and
+/// drawings, no cell values; with how much of it is read (`complete`, `rowsKnown`,
+/// `sha256`).
+pub fn meta_json(book: &Workbook, loading: &Loading) -> Vec<u8> {
+    serde_json::to_vec(&Meta(book, loading)).unwrap_or_default()
+}
+
+struct Meta<'a>(&'a Workbook, &'a Loading);
 
 impl Serialize for Meta<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let b = self.0;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("source", b.source)?;
+        m.serialize_entry("complete", &self.1.complete)?;
+        m.serialize_entry("rowsKnown", &self.1.rows_known)?;
+        m.serialize_entry("sha256", &self.1.sha256)?;
         m.serialize_entry("active", &b.active)?;
         m.serialize_entry("hasMacros", &b.has_macros)?;
         m.serialize_entry("warnings", &b.warnings)?;
@@ -186,19 +213,29 @@ impl Serialize for RowsOut<'_> {
 }
 
 /// Rows `from..from + count` of sheet `sheet` as JSON: `{"from", "to", "rows": [[r,
-/// [cell…]]…]}`; `None` when there is no such sheet.
-pub fn rows_json(book: &Workbook, sheet: usize, from: u32, count: u32) -> Option<Vec<u8>> {
+/// [cell…]]…]}`, with `"partial": true` when more of its rows are still being read;
+/// `None` when there is no such sheet.
+pub fn rows_json(
+    book: &Workbook,
+    sheet: usize,
+    from: u32,
+    count: u32,
+    partial: bool,
+) -> Option<Vec<u8>> {
     let sh = book.sheets.get(sheet)?;
     let to = from.saturating_add(count);
     #[derive(Serialize)]
     struct Block<'a> {
         from: u32,
         to: u32,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        partial: bool,
         rows: RowsOut<'a>,
     }
     serde_json::to_vec(&Block {
         from,
         to,
+        partial,
         rows: RowsOut {
             book,
             sheet: sh,
