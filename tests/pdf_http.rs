@@ -501,3 +501,96 @@ fn the_cli_renders_a_page_and_prints_text_as_json() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("not_found"));
 }
+
+/// A page of eight nested forms each drawing the next four times: 4^8 (65,536) squares, a
+/// raster of seconds that cannot be stopped. (Not more: the test's runtime waits for the
+/// renders to end before the test can finish.)
+fn slow_page_objects(first: usize) -> Vec<Vec<u8>> {
+    const LEVELS: usize = 8;
+    (0..LEVELS)
+        .map(|level| {
+            let (content, resources) = if level + 1 < LEVELS {
+                (
+                    "/X Do /X Do /X Do /X Do".to_string(),
+                    format!("/Resources << /XObject << /X {} 0 R >> >>", first + level + 1),
+                )
+            } else {
+                ("0 0 1 1 re f".to_string(), String::new())
+            };
+            format!(
+                "<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] {resources} /Length {} >>\nstream\n{content}\nendstream",
+                content.len()
+            )
+            .into_bytes()
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_pages_take_one_worker_each_and_at_most_half_the_pool() {
+    let s = start(|c| {
+        c.pdf.page_timeout_ms = 300;
+        c.work.workers = 4;
+    })
+    .await;
+    // Pages 1-3 are slow, page 4 is empty. Objects: catalog 1, pages 2, page dicts 3-6,
+    // contents 7-10, then eight forms per slow page.
+    let mut objects = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R 6 0 R] /Count 4 >>".to_vec(),
+    ];
+    for p in 0..4 {
+        let resources = if p < 3 {
+            format!("/Resources << /XObject << /X {} 0 R >> >>", 11 + 8 * p)
+        } else {
+            String::new()
+        };
+        objects.push(
+            format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] {resources} /Contents {} 0 R >>",
+                7 + p
+            )
+            .into_bytes(),
+        );
+    }
+    for p in 0..4 {
+        let content = if p < 3 { "/X Do" } else { "" };
+        objects.push(stream("", content.as_bytes()));
+    }
+    for p in 0..3 {
+        objects.extend(slow_page_objects(11 + 8 * p));
+    }
+    s.write("slow3.pdf", assemble(&objects));
+    let (id, token) = ids(&s.preview_ok("slow3.pdf").await);
+    let running = || async {
+        json(&s, "/healthz").await["pool"]["running"]
+            .as_u64()
+            .unwrap()
+    };
+    let page = |n: u32| {
+        let path = format!("/p/{id}/{token}/page/{n}?scale=1");
+        let s = &s;
+        async move { s.get(&path).await }
+    };
+    let r = page(1).await;
+    assert_eq!(r.headers()["x-previewd-page"], "timeout");
+    assert_eq!(running().await, 1, "page 1 keeps its worker");
+    // Asked again, page 1 is not started a second time.
+    let r = page(1).await;
+    assert_eq!(r.headers()["x-previewd-page"], "timeout");
+    assert_eq!(running().await, 1, "a slow page is not rendered twice");
+    let r = page(2).await;
+    assert_eq!(r.headers()["x-previewd-page"], "timeout");
+    assert_eq!(running().await, 2);
+    // Two late renders hold half of the four workers: page 3 is not started.
+    let r = page(3).await;
+    assert_eq!(r.headers()["x-previewd-page"], "timeout");
+    assert_eq!(
+        running().await,
+        2,
+        "no raster starts while half the pool is late"
+    );
+    // The rest of the service still works.
+    let layer = json(&s, &format!("/p/{id}/{token}/text/4")).await;
+    assert!(layer["runs"].as_array().unwrap().is_empty());
+}

@@ -46,7 +46,10 @@
 //! [`PdfLimits`] bounds objects, pages, inflated bytes (before the parser runs, see
 //! [`guard`]), image pixels, page pixels, text runs and the time one page's text may take.
 //! A raster cannot be stopped once hayro runs it; the caller gives it a deadline and shows
-//! [`raster::timeout_tile`] past it (the render itself is bounded by the pixel caps).
+//! [`raster::timeout_tile`] past it (the render itself is bounded by the pixel caps). A page
+//! that ran past its deadline is remembered ([`PdfDocument::is_slow`]) and not rendered
+//! again, and the service starts no new raster while renders past their deadline hold half
+//! its workers (`server::pdf`), so a hostile page costs at most the worker it took.
 
 pub mod guard;
 pub mod html;
@@ -96,6 +99,8 @@ pub struct PdfDocument {
     /// The model (pages, outline, metadata, fonts).
     pub model: PdfModel,
     limits: PdfLimits,
+    /// Pages whose raster ran past its deadline once (0-based).
+    slow: std::sync::Mutex<std::collections::HashSet<usize>>,
 }
 
 impl std::fmt::Debug for PdfDocument {
@@ -161,6 +166,7 @@ impl PdfDocument {
             pdf,
             model,
             limits: limits.clone(),
+            slow: Default::default(),
         })
     }
 
@@ -190,6 +196,19 @@ impl PdfDocument {
         settings: &hayro::RenderSettings,
     ) -> Result<Raster, PdfError> {
         raster::render_page_with(self.page(index)?, scale, &self.limits, settings)
+    }
+
+    /// Whether page `index` ran past its deadline before: its raster cannot be stopped, so
+    /// it is not started again for this document.
+    pub fn is_slow(&self, index: usize) -> bool {
+        self.slow.lock().is_ok_and(|s| s.contains(&index))
+    }
+
+    /// Records that page `index` ran past its deadline.
+    pub fn mark_slow(&self, index: usize) {
+        if let Ok(mut s) = self.slow.lock() {
+            s.insert(index);
+        }
     }
 
     /// The "could not render in time" tile for page `index` at `scale`.

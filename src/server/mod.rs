@@ -45,6 +45,8 @@ pub struct AppState {
     pub snapshots: SnapshotStore,
     /// Blocking work.
     pub pool: pool::Pool,
+    /// PDF page rasters still running past their deadline (they cannot be stopped).
+    pub pdf_overdue: std::sync::atomic::AtomicUsize,
     /// Remote miss throttling.
     pub throttle: guard::Throttle,
     /// Absolute base URL of this server (no trailing slash).
@@ -152,6 +154,7 @@ impl AppState {
                 .allowing_hard_links(config.preview.allow_hard_links),
             snapshots: SnapshotStore::new(config.snapshots.clone()),
             pool: pool::Pool::new(&config.work),
+            pdf_overdue: std::sync::atomic::AtomicUsize::new(0),
             throttle: guard::Throttle::new(&config.security),
             base_url,
             shell_csp,

@@ -2,8 +2,9 @@
 //! (`text/{n}`). Both are made on the blocking pool on first request, cached in the
 //! snapshot (and charged to the store) per page and scale, and served like media parts.
 //! A raster past `pdf.page_timeout_ms` is answered with the "could not render this page
-//! in time" tile (not cached, so a later request may still get the page).
+//! in time" tile (not cached: if the late render finishes, later requests get the page).
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -71,16 +72,41 @@ pub async fn page(
     if let Some(bytes) = snapshot.rendered.media(&key) {
         return png(&state, bytes, None);
     }
+    // A raster cannot be stopped once it runs. A page that ran past its deadline once is
+    // not started again (a finished late render still lands in the cache above), and while
+    // late renders hold half the workers no new raster starts: a hostile page then costs
+    // the worker it took, not the service.
+    let overdue_cap = (state.pool.stats().workers / 2).max(1);
+    if doc.is_slow(n - 1) || state.pdf_overdue.load(Ordering::SeqCst) >= overdue_cap {
+        return timeout_tile(&state, doc, n, scale).await;
+    }
     let timeout = Duration::from_millis(state.config.pdf.page_timeout_ms.max(1));
     let reader = snapshot.clone();
     let name = key.clone();
     let renderer = doc.clone();
+    let status = Arc::new(AtomicU8::new(QUEUED));
+    let job_status = status.clone();
+    let late = state.clone();
     let job = state.pool.run(move || {
-        if let Some(bytes) = reader.rendered.media(&name) {
-            return Ok(bytes);
+        if job_status
+            .compare_exchange(QUEUED, RUNNING, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            // The request gave up while this waited for a worker.
+            return Err(Error::Timeout(0));
         }
-        let raster = renderer.render(n - 1, scale).map_err(pdf_error)?;
-        Ok(reader.rendered.keep_media(&name, Bytes::from(raster.png)))
+        // Counted down however the render ends, a panic in the renderer included.
+        let _finish = Finish {
+            status: job_status,
+            state: late,
+        };
+        match reader.rendered.media(&name) {
+            Some(bytes) => Ok(bytes),
+            None => renderer
+                .render(n - 1, scale)
+                .map_err(pdf_error)
+                .map(|raster| reader.rendered.keep_media(&name, Bytes::from(raster.png))),
+        }
     });
     match tokio::time::timeout(timeout, job).await {
         Ok(Ok(bytes)) => {
@@ -89,14 +115,61 @@ pub async fn page(
         }
         Ok(Err(Error::Timeout(_))) | Err(_) => {
             tracing::warn!(page = n, "a PDF page did not render in time");
-            let tile = tokio::task::spawn_blocking(move || doc.timeout_tile(n - 1, scale))
-                .await
-                .map_err(|_| Error::Internal)?
-                .map_err(pdf_error)?;
-            png(&state, Bytes::from(tile.png), Some("timeout"))
+            // Counted before the job can see itself given up on, so its count-down never
+            // comes first.
+            state.pdf_overdue.fetch_add(1, Ordering::SeqCst);
+            if status
+                .compare_exchange(RUNNING, LATE, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                doc.mark_slow(n - 1);
+            } else {
+                state.pdf_overdue.fetch_sub(1, Ordering::SeqCst);
+                let _ = status.compare_exchange(QUEUED, LATE, Ordering::SeqCst, Ordering::SeqCst);
+            }
+            timeout_tile(&state, doc, n, scale).await
         }
         Ok(Err(e)) => Err(e),
     }
+}
+
+/// Where a page's raster job is: waiting for a worker, running, finished, or given up on
+/// by its request.
+const QUEUED: u8 = 0;
+const RUNNING: u8 = 1;
+const DONE: u8 = 2;
+const LATE: u8 = 3;
+
+/// Marks a raster job finished; one its request gave up on is taken off the late count.
+struct Finish {
+    status: Arc<AtomicU8>,
+    state: Arc<AppState>,
+}
+
+impl Drop for Finish {
+    fn drop(&mut self) {
+        if self
+            .status
+            .compare_exchange(RUNNING, DONE, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            self.state.pdf_overdue.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// The "could not render this page in time" tile, never cached.
+async fn timeout_tile(
+    state: &Arc<AppState>,
+    doc: Arc<PdfDocument>,
+    n: usize,
+    scale: f32,
+) -> Result<Response, Error> {
+    let tile = tokio::task::spawn_blocking(move || doc.timeout_tile(n - 1, scale))
+        .await
+        .map_err(|_| Error::Internal)?
+        .map_err(pdf_error)?;
+    png(state, Bytes::from(tile.png), Some("timeout"))
 }
 
 fn png(
