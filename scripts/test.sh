@@ -15,20 +15,22 @@ command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 # Carlito (metric twin of Calibri, the Office theme font) for the PPTX layout tests.
-fc-list 2>/dev/null | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
+# `grep -q` would stop reading at the first match, and with pipefail the fc-list it cut
+# off (SIGPIPE) would count as "missing": every font was reinstalled on every run.
+fc-list 2>/dev/null | grep -i carlito >/dev/null || need_apt+=(fonts-crosextra-carlito)
 # The open families of the font resolver's stacks (tests/fonts.rs draws Verdana with DejaVu
 # Sans, Calibri with Carlito, MS Mincho with Noto Serif CJK JP, and serves Caladea and Liberation).
-fc-list 2>/dev/null | grep -qi caladea || need_apt+=(fonts-crosextra-caladea)
-fc-list 2>/dev/null | grep -qi 'Liberation Serif' || need_apt+=(fonts-liberation)
-fc-list 2>/dev/null | grep -qi 'DejaVu Sans' || need_apt+=(fonts-dejavu-core)
-fc-list 2>/dev/null | grep -qi 'Noto Serif CJK' || need_apt+=(fonts-noto-cjk)
+fc-list 2>/dev/null | grep -i caladea >/dev/null || need_apt+=(fonts-crosextra-caladea)
+fc-list 2>/dev/null | grep -i 'Liberation Serif' >/dev/null || need_apt+=(fonts-liberation)
+fc-list 2>/dev/null | grep -i 'DejaVu Sans' >/dev/null || need_apt+=(fonts-dejavu-core)
+fc-list 2>/dev/null | grep -i 'Noto Serif CJK' >/dev/null || need_apt+=(fonts-noto-cjk)
 # Stand-ins for Office theme faces (catalog test): URW Gothic for Century Gothic, Gillius
 # ADF for Gill Sans MT, Open Sans for Aptos.
-fc-list 2>/dev/null | grep -qi 'URW Gothic' || need_apt+=(fonts-urw-base35)
-fc-list 2>/dev/null | grep -qi 'Gillius ADF' || need_apt+=(fonts-adf-gillius)
-fc-list 2>/dev/null | grep -qi 'Open Sans' || need_apt+=(fonts-open-sans)
+fc-list 2>/dev/null | grep -i 'URW Gothic' >/dev/null || need_apt+=(fonts-urw-base35)
+fc-list 2>/dev/null | grep -i 'Gillius ADF' >/dev/null || need_apt+=(fonts-adf-gillius)
+fc-list 2>/dev/null | grep -i 'Open Sans' >/dev/null || need_apt+=(fonts-open-sans)
 # A font with an OpenType MATH table, for the DOCX equation layout test.
-fc-list 2>/dev/null | grep -qi 'DejaVu Math' || need_apt+=(fonts-dejavu-extra)
+fc-list 2>/dev/null | grep -i 'DejaVu Math' >/dev/null || need_apt+=(fonts-dejavu-extra)
 # systemd-analyze, to verify the packaged systemd unit.
 command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
 # Python with venv, for the schemathesis contract test of the OpenAPI description.
