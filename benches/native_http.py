@@ -62,7 +62,10 @@ def cpu_seconds(pid):
 
 def run(engine, port):
     work = tempfile.mkdtemp()
-    env = dict(os.environ, PREVIEWD_DIFFS__DATA_DIR=os.path.join(work, "diffs"))
+    # Every PNG of the sustained run is a stored artifact (4.3 MB each at `standard`): the
+    # default 1 GiB store fills in seconds and the PDF step then gets `storage_full`.
+    env = dict(os.environ, PREVIEWD_DIFFS__DATA_DIR=os.path.join(work, "diffs"),
+               PREVIEWD_DIFFS__MAX_TOTAL_BYTES=str(16 << 30))
     proc = subprocess.Popen([BIN, "serve", "--workspace", work, "--listen", f"127.0.0.1:{port}",
                              "--export-engine", engine], env=env,
                             stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "log"), "w"))
