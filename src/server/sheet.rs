@@ -224,18 +224,8 @@ pub async fn live_model_json(
                     grid::model_json(&book).map_err(|_| Error::Internal)
                 })
                 .await?;
-            let body = snapshot
-                .rendered
-                .model_json
-                .get_or_init(|| Bytes::from(json))
-                .clone();
-            state.snapshots.recharge(&snapshot);
-            body
+            super::views::keep_model_json(state, &snapshot, json)
         }
     };
-    Ok(with_type(
-        state.inflight.body(body)?,
-        "application/json",
-        None,
-    ))
+    super::views::model_json_response(state, body)
 }

@@ -301,15 +301,25 @@ pub async fn model_json(
         Some(body) => body.clone(),
         None => {
             let json = state.pool.run(move || model.to_json()).await?;
-            let body = snapshot
-                .rendered
-                .model_json
-                .get_or_init(|| Bytes::from(json))
-                .clone();
-            state.snapshots.recharge(&snapshot);
-            body
+            keep_model_json(&state, &snapshot, json)
         }
     };
+    model_json_response(&state, body)
+}
+
+/// Keeps a snapshot's `model.json` (the first one made wins) and charges it to the store.
+pub(super) fn keep_model_json(state: &AppState, snapshot: &Arc<Snapshot>, json: Vec<u8>) -> Bytes {
+    let body = snapshot
+        .rendered
+        .model_json
+        .get_or_init(|| Bytes::from(json))
+        .clone();
+    state.snapshots.recharge(snapshot);
+    body
+}
+
+/// `model.json` as served.
+pub(super) fn model_json_response(state: &AppState, body: Bytes) -> Result<Response, Error> {
     Ok(with_type(
         state.inflight.body(body)?,
         "application/json",
