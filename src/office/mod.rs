@@ -17,6 +17,7 @@ pub mod chart;
 pub mod content_types;
 pub mod core_props;
 pub mod docx;
+pub mod drawingml;
 pub mod error;
 pub mod fonts;
 pub mod image;

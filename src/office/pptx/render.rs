@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 
 use crate::markup::{encode_path, escape_into};
 
-use super::geometry::{arrow_head, shape_paths, SubPath};
+use super::geometry::{self, arrow_head, shape_paths, SubPath};
 use super::model::{
     Align, AutoShape, Chart, Color, Effects, Embedded, Fill, Frame, Geometry, GradientKind,
     ImageSource, Line, Link, MediaPart, Paragraph, Picture, Presentation, Run, RunKind, Shadow,
@@ -592,11 +592,17 @@ impl<'d, 'o> Renderer<'d, 'o> {
 
     fn auto_shape(&mut self, a: &AutoShape, f: &Frame) {
         let has_fill = a.fill != Fill::None;
+        // One evaluation of the geometry per shape: its paths and its text rectangle.
+        let outline = geometry::outline(
+            &a.geometry,
+            f.width as f64 / EMU_PER_POINT,
+            f.height as f64 / EMU_PER_POINT,
+        );
         if has_fill || a.line.is_some() {
-            self.geometry_svg(&a.geometry, &a.fill, a.line.as_ref(), f);
+            self.paths_svg(&outline.paths, &a.fill, a.line.as_ref(), f);
         }
         if let Some(t) = &a.text {
-            self.text_body(t);
+            self.text_body(t, geometry::text_insets(outline.text_rect, f));
         }
     }
 
@@ -604,11 +610,17 @@ impl<'d, 'o> Renderer<'d, 'o> {
     fn geometry_svg(&mut self, geometry: &Geometry, fill: &Fill, line: Option<&Line>, f: &Frame) {
         let w = f.width as f64 / EMU_PER_POINT;
         let h = f.height as f64 / EMU_PER_POINT;
+        self.paths_svg(&shape_paths(geometry, w, h), fill, line, f);
+    }
+
+    /// The SVG drawing a geometry's sub-paths with a fill and an outline.
+    fn paths_svg(&mut self, paths: &[SubPath], fill: &Fill, line: Option<&Line>, f: &Frame) {
+        let w = f.width as f64 / EMU_PER_POINT;
+        let h = f.height as f64 / EMU_PER_POINT;
         let lw = line.map_or(0.0, |l| (l.width as f64 / EMU_PER_POINT).max(0.0));
         let heads = line.is_some_and(|l| l.head.is_some() || l.tail.is_some());
         // Room around the box for the stroke and arrow heads.
         let m = (lw * if heads { 4.0 } else { 1.0 }).max(1.0) + 1.0;
-        let paths = shape_paths(geometry, w, h);
         // The svg box is the shape box grown by `m` points on every side (see the
         // stylesheet), so strokes and arrow heads past the box are not cut off.
         let _ = write!(
@@ -629,7 +641,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
             );
         }
         self.out.push_str("\">");
-        let fill_attr = self.svg_fill(fill, f, &paths);
+        let fill_attr = self.svg_fill(fill, f, paths);
         let soft = self.soft_edge.filter(|r| *r > 0.0);
         if let Some(r) = soft {
             let id = self.fresh_id("e");
@@ -659,10 +671,29 @@ impl<'d, 'o> Renderer<'d, 'o> {
             }
             _ => ("none".to_owned(), String::new()),
         };
-        for p in &paths {
+        for p in paths {
             let fill_here = if p.fill { fill_attr.as_str() } else { "none" };
             let stroke_here = if p.stroke { stroke.as_str() } else { "none" };
             if fill_here == "none" && stroke_here == "none" {
+                continue;
+            }
+            if let Some(shade) = p.shade.overlay().filter(|_| fill_here != "none") {
+                // A shaded fill (`darken` …: a can's lid, a scroll's curl): the fill, a
+                // translucent black or white over it, then the stroke on top.
+                let _ = write!(
+                    self.out,
+                    "<path d=\"{d}\" fill=\"{fill_here}\" fill-rule=\"evenodd\" stroke=\"none\"/><path d=\"{d}\" fill=\"{}\" fill-opacity=\"{}\" fill-rule=\"evenodd\" stroke=\"none\"/>",
+                    shade.0,
+                    n(shade.1),
+                    d = p.d
+                );
+                if stroke_here != "none" {
+                    let _ = write!(
+                        self.out,
+                        "<path d=\"{}\" fill=\"none\" stroke=\"{stroke_here}\"{stroke_extra}/>",
+                        p.d
+                    );
+                }
                 continue;
             }
             let _ = write!(
@@ -673,7 +704,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
             );
         }
         if let Some(l) = line.filter(|l| l.color.alpha > 0.0) {
-            self.arrow_heads(l, &paths, lw.max(0.75));
+            self.arrow_heads(l, paths, lw.max(0.75));
         }
         if soft.is_some() {
             self.out.push_str("</g>");
@@ -1023,8 +1054,10 @@ impl<'d, 'o> Renderer<'d, 'o> {
 
     // ----- text ----------------------------------------------------------------------
 
-    fn text_body(&mut self, t: &TextBody) {
-        let [l, top, r, b] = t.insets;
+    /// A text body; `extra` (EMU, left, top, right, bottom) is the geometry's text
+    /// rectangle inside the shape box, added to the body's own insets.
+    fn text_body(&mut self, t: &TextBody, extra: [i64; 4]) {
+        let [l, top, r, b] = [0, 1, 2, 3].map(|i| t.insets[i].saturating_add(extra[i]));
         let _ = write!(
             self.out,
             "<div class=\"pptx-tx{}\" style=\"--il:{};--it:{};--ir:{};--ib:{}",
