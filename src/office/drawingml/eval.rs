@@ -234,7 +234,14 @@ pub fn evaluate(def: &GeometryDef, w: f64, h: f64, overrides: &[(String, f64)]) 
     let text_rect = match def.text_rect {
         Some(r) => {
             let [l, t, r, b] = r.map(|o| values.get(o));
-            [l.min(r), t.min(b), l.max(r), t.max(b)]
+            let rect = [l.min(r), t.min(b), l.max(r), t.max(b)];
+            // A rectangle without area (a frame whose border fills it, a star with no
+            // inner radius) would stack the text one letter a line: use the box.
+            if rect[2] - rect[0] > 1e-9 && rect[3] - rect[1] > 1e-9 {
+                rect
+            } else {
+                [0.0, 0.0, w, h]
+            }
         }
         None => [0.0, 0.0, w, h],
     };

@@ -160,8 +160,9 @@ impl PathBuilder {
     /// [`PathBuilder::arc`] for an arc given in a path space that is scaled by `scale` to
     /// the box: its angles are measured on the unscaled ellipse.
     fn arc_scaled(&mut self, wr: f64, hr: f64, st: f64, sw: f64, scale: P) -> &mut Self {
-        if wr <= 0.0 || hr <= 0.0 || sw == 0.0 || !sw.is_finite() || !st.is_finite() {
-            // A degenerate arc ends where it starts: nothing to draw.
+        let (wr, hr) = (wr.abs(), hr.abs());
+        if (wr == 0.0 && hr == 0.0) || sw == 0.0 || !sw.is_finite() || !st.is_finite() {
+            // No radius or no swing: the arc ends where it starts.
             return self;
         }
         let st = st % 360.0;
@@ -177,6 +178,14 @@ impl PathBuilder {
             dt -= 2.0 * PI;
         }
         let (rx, ry) = (wr * scale.0, hr * scale.1);
+        if wr == 0.0 || hr == 0.0 {
+            // The ellipse is flat (a bracket with adjust 0): the pen still travels to the
+            // arc's end, along the segment the ellipse became. Visual angles mean nothing
+            // on a segment, so the angles are taken as the ellipse's parameter.
+            let (a0, a1) = (st.to_radians(), (st + sw).to_radians());
+            let centre = (self.cur.0 - rx * a0.cos(), self.cur.1 - ry * a0.sin());
+            return self.l((centre.0 + rx * a1.cos(), centre.1 + ry * a1.sin()));
+        }
         let centre = (self.cur.0 - rx * t0.cos(), self.cur.1 - ry * t0.sin());
         let pieces = (dt.abs() / (PI / 2.0)).ceil().clamp(1.0, 4.0) as usize;
         let step = dt / pieces as f64;

@@ -327,3 +327,28 @@ fn hostile_custom_geometry_stays_bounded_and_finite() {
         }
     }
 }
+
+#[test]
+fn an_arc_with_one_zero_radius_still_moves_the_pen() {
+    // A bracket with adj 0 has arcs of height 0: the pen still travels across them.
+    let def = custom(
+        r#"<custGeom><pathLst><path><moveTo><pt x="0" y="0"/></moveTo>
+        <arcTo wR="10" hR="0" stAng="16200000" swAng="5400000"/><lnTo><pt x="10" y="20"/></lnTo>
+        </path></pathLst></custGeom>"#,
+    );
+    let p = svg_paths(&evaluate(&def, 20.0, 20.0, &[]).paths, 20.0, 20.0);
+    assert_eq!(p[0].d, "M0 0L10 0L10 20");
+    let bracket = preset_outline("rightBracket", 50.0, 100.0, &[("adj".to_owned(), 0.0)]);
+    let d = &svg_paths(&bracket.paths, 50.0, 100.0)[0].d;
+    assert!(d.contains("L50 0") || d.contains("L50 0L"), "{d}");
+}
+
+#[test]
+fn a_text_rectangle_without_area_is_the_box() {
+    // A frame whose border fills it (adj1 50 %) leaves no inner rectangle: its text then
+    // uses the whole box rather than a column of one letter.
+    let o = preset_outline("frame", 72.0, 72.0, &[("adj1".to_owned(), 50_000.0)]);
+    assert_eq!(o.text_rect, [0.0, 0.0, 72.0, 72.0]);
+    let o = preset_outline("star32", 72.0, 72.0, &[("adj".to_owned(), 0.0)]);
+    assert_eq!(o.text_rect, [0.0, 0.0, 72.0, 72.0]);
+}

@@ -12,5 +12,6 @@ mod metafile_pictures;
 mod package_corpus;
 mod pptx_corpus;
 mod pptx_features;
+mod pptx_geometry;
 mod pptx_hostile;
 pub(crate) mod support;
