@@ -436,9 +436,13 @@ fn find_placeholder<'e>(
             return Some(*e);
         }
     }
+    // A subtitle is its own kind on a layout: a body placeholder that has no twin there
+    // (such as the "no index" idx 4294967295 converters write) takes the master's body,
+    // not a title layout's right-aligned, bullet-less subtitle, as PowerPoint does.
     let family = master_kind(kind);
+    let subtitle = kind == "subTitle";
     phs.iter()
-        .find(|(_, k, _)| master_kind(k) == family)
+        .find(|(_, k, _)| master_kind(k) == family && (by_family || (k == "subTitle") == subtitle))
         .map(|(e, _, _)| *e)
 }
 

@@ -1335,3 +1335,27 @@ fn preset_patterns_are_drawn_as_their_bitmaps() {
     assert_eq!(html.matches("<pattern ").count(), 1, "weave stays a blend");
     assert!(html.contains("fill=\"url(#pptx-s1-p"));
 }
+
+/// `shapecrawler-036`: a slide's body placeholder with the "no index" idx (4294967295, as
+/// converters write it) on a title layout. The layout has no body placeholder, only a
+/// right-aligned, bullet-less subtitle; PowerPoint and LibreOffice take the master's body
+/// style, so the text keeps its left alignment and its bullets.
+#[test]
+fn a_body_placeholder_without_a_layout_twin_takes_the_master_body_not_the_subtitle() {
+    let layout = r#"<p:sp><p:nvSpPr><p:cNvPr id="3" name="Subtitle 2"/><p:cNvSpPr/><p:nvPr><p:ph type="subTitle" idx="1"/></p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="1500000" y="4000000"/><a:ext cx="7000000" cy="1000000"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/><a:lstStyle><a:lvl1pPr marL="0" indent="0" algn="r"><a:buNone/></a:lvl1pPr></a:lstStyle><a:p><a:r><a:t>Subtitle prompt</a:t></a:r></a:p></p:txBody></p:sp>"#;
+    let tree = pptx_sp(
+        4,
+        Some(r#"type="body" idx="4294967295""#),
+        Some((600_000, 1_300_000, 8_000_000, 4_000_000)),
+        "",
+        &pptx_p("Decree of 7 May"),
+    );
+    let mut f = PptxFixture::new(vec![PptxSlide::new(&tree)]);
+    f.layout_tree = layout.to_owned();
+    let p = parse(&f);
+    let para = &text(&p.slides[0].shapes[0]).paragraphs[0];
+    assert_eq!(para.align, Align::Left);
+    assert_eq!(para.bullet.as_ref().map(|b| b.text.as_str()), Some("•"));
+    assert_eq!((para.margin_left, para.indent), (342_900, -342_900));
+    assert_eq!(para.runs[0].size, 32.0);
+}
