@@ -1359,3 +1359,48 @@ fn a_body_placeholder_without_a_layout_twin_takes_the_master_body_not_the_subtit
     assert_eq!((para.margin_left, para.indent), (342_900, -342_900));
     assert_eq!(para.runs[0].size, 32.0);
 }
+
+/// `shapecrawler-005_chart`: the master lays a hatch picture over the whole slide at 10 %
+/// opacity (`a:alphaModFix amt="10000"`); drawn opaque, it hid the theme's gradient.
+#[test]
+fn pictures_and_picture_fills_keep_their_alpha_mod_fix_opacity() {
+    let pic = r#"<p:pic><p:nvPicPr><p:cNvPr id="2" name="Hatch"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rId5"><a:alphaModFix amt="10000"/></a:blip><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1270000" cy="1270000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>"#;
+    let oval = pic
+        .replace("id=\"2\"", "id=\"3\"")
+        .replace("10000", "30000")
+        .replace("prst=\"rect\"", "prst=\"ellipse\"");
+    let fill = r#"<a:blipFill><a:blip r:embed="rId5"><a:alphaModFix amt="50000"/></a:blip><a:stretch><a:fillRect/></a:stretch></a:blipFill>"#;
+    let opaque = r#"<a:blipFill><a:blip r:embed="rId5"><a:alphaModFix amt="100000"/></a:blip><a:stretch><a:fillRect/></a:stretch></a:blipFill>"#;
+    let tree = [
+        pic.to_owned(),
+        oval,
+        pptx_sp(4, None, Some((0, 0, 2_540_000, 1_270_000)), fill, ""),
+        pptx_sp(5, None, Some((0, 0, 2_540_000, 1_270_000)), opaque, ""),
+    ]
+    .concat();
+    let mut slide = PptxSlide::new(&tree);
+    slide.before_tree = r#"<p:bg><p:bgPr><a:blipFill><a:blip r:embed="rId5"><a:alphaModFix amt="20000"/></a:blip><a:stretch><a:fillRect/></a:stretch></a:blipFill><a:effectLst/></p:bgPr></p:bg>"#.to_owned();
+    slide.rels = vec![(
+        "rId5".into(),
+        "image".into(),
+        "../media/image1.png".into(),
+        false,
+    )];
+    let mut f = PptxFixture::new(vec![slide]);
+    f.parts = vec![("ppt/media/image1.png".into(), png_header(16, 16))];
+    let html = html_of(&parse(&f), 0);
+    // The plain picture: its box at 10 %; the oval one: its clipped image at 30 %.
+    assert!(html.contains("opacity:0.1;"), "picture opacity missing");
+    assert!(
+        html.contains(" opacity=\"0.3\""),
+        "clipped picture opacity missing"
+    );
+    // The shape's picture fill at 50 %, the background picture at 20 %.
+    assert!(html.contains(" opacity=\"0.5\""), "fill opacity missing");
+    assert!(
+        html.contains(" opacity=\"0.2\""),
+        "background opacity missing"
+    );
+    // 100 % is opaque: no attribute for it.
+    assert!(!html.contains(" opacity=\"1\""));
+}
