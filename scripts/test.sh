@@ -29,6 +29,8 @@ fc-list 2>/dev/null | grep -i 'Noto Serif CJK' >/dev/null || need_apt+=(fonts-no
 fc-list 2>/dev/null | grep -i 'URW Gothic' >/dev/null || need_apt+=(fonts-urw-base35)
 fc-list 2>/dev/null | grep -i 'Gillius ADF' >/dev/null || need_apt+=(fonts-adf-gillius)
 fc-list 2>/dev/null | grep -i 'Open Sans' >/dev/null || need_apt+=(fonts-open-sans)
+# Wine's Tahoma (drawn to Tahoma's widths), outside fontconfig's folders: a file test.
+[ -f /usr/share/wine/fonts/tahoma.ttf ] || need_apt+=(fonts-wine)
 # A font with an OpenType MATH table, for the DOCX equation layout test.
 fc-list 2>/dev/null | grep -i 'DejaVu Math' >/dev/null || need_apt+=(fonts-dejavu-extra)
 # systemd-analyze, to verify the packaged systemd unit.

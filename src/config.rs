@@ -178,6 +178,9 @@ impl Default for FontsConfig {
             dirs: vec![
                 PathBuf::from("/usr/share/fonts"),
                 PathBuf::from("/usr/local/share/fonts"),
+                // fonts-wine keeps its faces out of fontconfig's folders; its Tahoma is
+                // drawn to Tahoma's advance widths, a stand-in under Tahoma's own name.
+                PathBuf::from("/usr/share/wine/fonts"),
             ],
             max_font_bytes: 32 * MIB,
         }

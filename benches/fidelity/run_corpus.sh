@@ -15,7 +15,12 @@
 #   WIDTH       slide width in px for both renderers (default 960)
 #   KEEP_LO     1 (default): reuse WORK's LibreOffice PDFs, so a re-run renders only
 #               previewd's side; 0: convert every deck again
-#   RESCORE=1   keep WORK's screenshots too; only score and report
+#   RESCORE=1   keep WORK's screenshots too; only score and report (LibreOffice still
+#               converts the decks whose PDF WORK lacks)
+#   FAIR_FONTS=1  the "fair reference": LibreOffice runs with reference-fonts.conf, which
+#               gives it previewd's stand-ins for faces neither side has (Wine's Tahoma,
+#               URW Gothic for Century Gothic …) instead of its DejaVu fallback; use its
+#               own WORK (its PDFs differ), e.g. a copy of a plain run's WORK without lo/
 #   BASELINE    a corpus-scores.tsv of an earlier run, shown next to this run's figures
 #   NAME        report name: NAME.md, NAME-scores.tsv, NAME-notes.md (default corpus)
 #   NO_SETUP=1  skip the apt/pip/npm installs
@@ -57,10 +62,17 @@ if [ "${RESCORE:-}" != 1 ]; then
         printf '%s\tok\t%s\n' "$name" "$n" >>"$WORK/status.tsv"
         say "$name: $n"
     done
-    # ExportHiddenSlides keeps page N = slide N when a deck hides slides.
+fi
+# ExportHiddenSlides keeps page N = slide N when a deck hides slides. Cached PDFs are kept
+# (KEEP_LO), so with RESCORE=1 this converts only what WORK lacks.
+(
+    if [ "${FAIR_FONTS:-}" = 1 ]; then
+        export FONTCONFIG_FILE="$HERE/reference-fonts.conf"
+        say "LibreOffice with the fair reference fonts ($FONTCONFIG_FILE)"
+    fi
     fidelity_soffice "$WORK/lo/pdf" \
         'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}' "${DECKS[@]}"
-fi
+)
 
 rm -rf "$WORK/scores"
 mkdir -p "$WORK/scores"

@@ -248,14 +248,9 @@ pub fn extract_face(ttc: &[u8], index: u32) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
+    /// The catalogue previewd builds with its default `fonts.dirs`.
     fn machine() -> FontCatalog {
-        FontCatalog::scan(
-            &[
-                PathBuf::from("/usr/share/fonts"),
-                PathBuf::from("/usr/local/share/fonts"),
-            ],
-            64 << 20,
-        )
+        FontCatalog::scan(&crate::config::FontsConfig::default().dirs, 64 << 20)
     }
 
     #[test]
@@ -286,13 +281,15 @@ mod tests {
 
     #[test]
     fn the_stand_ins_for_office_theme_faces_are_found() {
-        // The stacks of Century Gothic, Gill Sans MT and Aptos (see `resolve`) name these;
+        // The stacks of Century Gothic, Gill Sans MT and Aptos (see `resolve`) name these,
+        // and Tahoma's is served under its own name (Wine's Tahoma);
         // previewd can serve them only when the machine has them.
         let catalog = machine();
         for (family, package) in [
             ("URW Gothic", "fonts-urw-base35"),
             ("Gillius ADF", "fonts-adf-gillius"),
             ("Open Sans", "fonts-open-sans"),
+            ("Tahoma", "fonts-wine"),
         ] {
             let faces = catalog.family_faces(family);
             assert!(

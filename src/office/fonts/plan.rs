@@ -75,6 +75,13 @@ impl FontPlan {
         };
         let mut families: Vec<String> = Vec::new();
         for named in &fonts.named {
+            // A machine face under the document's own name (Wine's Tahoma) is served
+            // too: the stack names it first, and a client without it would fall back.
+            if let Some(own) = safe_name(&named.name) {
+                if !families.contains(&own) && !catalog.family_faces(&own).is_empty() {
+                    families.push(own);
+                }
+            }
             if let Some(stack) = resolve(&named.name, &named.hints) {
                 for f in stack.open_families(&named.name) {
                     if !families.iter().any(|g| g == f) {
@@ -221,5 +228,40 @@ mod tests {
             "'Caladea','Cambria','Liberation Serif',serif"
         );
         assert!(FontPlan::default().style_element().is_empty());
+    }
+
+    /// A machine font with the document's own name (Wine's Tahoma, from fonts-wine, in
+    /// the default `fonts.dirs`) is served under that name, so a client without it still
+    /// lays the text out with it.
+    #[test]
+    fn a_machine_face_with_the_documents_own_name_is_served() {
+        let catalog = FontCatalog::scan(&crate::config::FontsConfig::default().dirs, 64 << 20);
+        let tahoma = catalog.family_faces("Tahoma");
+        let face = tahoma.first().expect("scripts/test.sh installs fonts-wine");
+        let fonts = DocumentFonts {
+            named: vec![named("Tahoma")],
+            embedded: Vec::new(),
+        };
+        let plan = FontPlan::new(
+            &fonts,
+            &FontSources {
+                machine: Some((&catalog, "/fonts/")),
+                embedded: None,
+                embedded_urls: &HashMap::new(),
+                pptx_calibri: false,
+            },
+        );
+        let css = plan.face_rules();
+        assert!(
+            css.contains(&format!(
+                "font-family:'Tahoma';src:local('{}'),url(/fonts/{});",
+                face.local_name, face.id
+            )),
+            "{css}"
+        );
+        assert_eq!(
+            plan.stack("Tahoma").unwrap(),
+            "'Tahoma','DejaVu Sans',sans-serif"
+        );
     }
 }

@@ -453,6 +453,32 @@ mod tests {
         assert!(palatino.families.iter().any(|f| f == "Liberation Serif"));
     }
 
+    /// The fidelity pipeline's fair reference gives LibreOffice previewd's stand-ins: each
+    /// alias of `benches/fidelity/reference-fonts.conf` must name the first open family
+    /// of the resolver's stack for that face, or the two sides draw different fonts.
+    #[test]
+    fn the_fair_reference_aliases_match_the_resolver() {
+        let conf = include_str!("../../../benches/fidelity/reference-fonts.conf");
+        let family = |s: &str| -> Option<String> {
+            let from = s.find("<family>")? + "<family>".len();
+            let to = from + s[from..].find("</family>")?;
+            Some(s[from..to].to_owned())
+        };
+        let mut checked = 0;
+        for line in conf.lines().filter(|l| l.contains("<alias")) {
+            let name = family(line).expect("alias family");
+            let prefer = &line[line.find("<prefer>").expect("prefer")..];
+            let stand_in = family(prefer).expect("preferred family");
+            let stack = resolve(&name, &FontHints::default()).expect("known face");
+            let first_open = stack.open_families(&name).next();
+            assert_eq!(first_open, Some(stand_in.as_str()), "{name}");
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked} aliases");
+        // Tahoma needs no alias: Wine's face has its name, from the folder the file adds.
+        assert!(conf.contains("<dir>/usr/share/wine/fonts</dir>"));
+    }
+
     #[test]
     fn office_theme_faces_have_open_stand_ins() {
         assert_eq!(

@@ -213,7 +213,20 @@ fn picture_fill(el: Element<'_>, ctx: &ColorCtx<'_>, images: &mut Images<'_>) ->
         tile,
         stretch,
         duotone,
+        alpha: blip_alpha(el),
     }
+}
+
+/// The opacity `a:blip/a:alphaModFix` gives a picture (`amt`, 100 % when absent), or
+/// `None` when it leaves the picture opaque.
+pub(super) fn blip_alpha(el: Element<'_>) -> Option<f64> {
+    let amt = el
+        .child(Ns::A, "blip")?
+        .child(Ns::A, "alphaModFix")?
+        .attr(Ns::None, "amt")
+        .map_or(Some(1.0), percent)?;
+    let alpha = amt.clamp(0.0, 1.0);
+    (alpha < 1.0).then_some(alpha)
 }
 
 /// The four sides of a relative rectangle (`a:srcRect`, `a:fillRect`) as fractions,

@@ -410,6 +410,9 @@ pub enum Fill {
         /// `a:duotone`: the picture in shades between a dark and a light colour.
         #[serde(skip_serializing_if = "Option::is_none")]
         duotone: Option<[Color; 2]>,
+        /// `a:alphaModFix`: the picture's opacity, 0 to 1; `None` when opaque.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        alpha: Option<f64>,
     },
     /// A two-colour preset pattern (drawn as its 8 × 8 bitmap; the pictorial presets as a
     /// blend of its colours).
@@ -752,6 +755,9 @@ pub struct Picture {
     pub source: ImageSource,
     /// Part of the image cut away.
     pub crop: Crop,
+    /// `a:alphaModFix`: the picture's opacity, 0 to 1; `None` when opaque.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<f64>,
     /// Clip outline (a rect unless the picture was given another shape).
     pub geometry: Geometry,
     /// Fill behind the picture (shows through transparency).

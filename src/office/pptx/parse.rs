@@ -19,7 +19,7 @@ use crate::office::{Ns, OfficeError, OfficeErrorKind, OfficeLimits, OfficePackag
 
 use super::color::{number, ClrMap, ColorCtx};
 use super::effect::{effect_list, style_effects};
-use super::fill::{blip, fill_in, line, style_fill, style_line};
+use super::fill::{blip, blip_alpha, fill_in, line, style_fill, style_line};
 use super::geometry::custom_geometry;
 use super::model::{
     AutoShape, Color, Effects, Embedded, Fill, Frame, Geometry, Group, ImageSource, Layer, Line,
@@ -436,9 +436,13 @@ fn find_placeholder<'e>(
             return Some(*e);
         }
     }
+    // A subtitle is its own kind on a layout: a body placeholder that has no twin there
+    // (such as the "no index" idx 4294967295 converters write) takes the master's body,
+    // not a title layout's right-aligned, bullet-less subtitle, as PowerPoint does.
     let family = master_kind(kind);
+    let subtitle = kind == "subTitle";
     phs.iter()
-        .find(|(_, k, _)| master_kind(k) == family)
+        .find(|(_, k, _)| master_kind(k) == family && (by_family || (k == "subTitle") == subtitle))
         .map(|(e, _, _)| *e)
 }
 
@@ -1254,17 +1258,19 @@ impl Parser<'_, '_> {
     ) -> Shape {
         let (chain, ph) = self.chain(env, level, el);
         let frame = Self::frame_from_chain(&chain, m);
-        let (source, crop) = match el.child(Ns::P, "blipFill") {
+        let (source, crop, alpha) = match el.child(Ns::P, "blipFill") {
             Some(b) => {
                 let rels = own.rels;
                 let mut images = |id: &str| self.image(rels, id);
-                blip(b, &mut images)
+                let (source, crop) = blip(b, &mut images);
+                (source, crop, blip_alpha(b))
             }
             None => (
                 ImageSource::Missing {
                     target: String::new(),
                 },
                 Default::default(),
+                None,
             ),
         };
         let geometry = geometry_of(&chain, &frame);
@@ -1272,6 +1278,7 @@ impl Parser<'_, '_> {
         let kind = ShapeKind::Picture(Picture {
             source,
             crop,
+            alpha,
             geometry,
             fill,
             line,

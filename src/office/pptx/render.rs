@@ -855,6 +855,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 tile,
                 stretch,
                 duotone,
+                alpha,
             } => {
                 let Some(url) = self.image_url(source) else {
                     return "#D9D9D9".to_owned();
@@ -864,7 +865,11 @@ impl<'d, 'o> Renderer<'d, 'o> {
                     self.out.push_str(&paint::duotone_filter(&id, d));
                     format!(" filter=\"url(#{id})\"")
                 });
-                let filter = filter.unwrap_or_default();
+                // The image's own attributes: its recolouring and its opacity.
+                let mut filter = filter.unwrap_or_default();
+                if let Some(a) = alpha {
+                    let _ = write!(filter, " opacity=\"{}\"", n(*a));
+                }
                 if let Some(tile) = tile {
                     let id = self.fresh_id("t");
                     let size = self.image_points(source);
@@ -953,6 +958,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
                     tile: None,
                     stretch: Default::default(),
                     duotone: None,
+                    alpha: p.alpha,
                 };
                 self.geometry_svg(&p.geometry, &fill, p.line.as_ref(), f);
                 return;
@@ -962,6 +968,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 let ch = (1.0 - p.crop.top - p.crop.bottom).max(0.01);
                 self.out.push_str("<div class=\"pptx-pic\"");
                 let mut style = String::new();
+                if let Some(a) = p.alpha {
+                    let _ = write!(style, "opacity:{};", n(a));
+                }
                 if f.flip_h || f.flip_v {
                     let _ = write!(
                         style,
@@ -1465,8 +1474,15 @@ fn needs_svg(fill: &Fill) -> bool {
             stretch,
             duotone,
             crop,
+            alpha,
             ..
-        } => tile.is_some() || duotone.is_some() || !stretch.is_empty() || !crop.is_empty(),
+        } => {
+            tile.is_some()
+                || duotone.is_some()
+                || alpha.is_some()
+                || !stretch.is_empty()
+                || !crop.is_empty()
+        }
         _ => false,
     }
 }

@@ -670,6 +670,12 @@ fn bullet_char(c: &str, font: Option<&str>) -> (String, bool) {
         _ => ch,
     };
     let mapped = match symbol_font.as_deref() {
+        // Wingdings 3 is a font of arrows and triangles with its own table: `}` is the
+        // Facet theme's right-pointing triangle; the rest are drawn as a small one.
+        Some("wingdings 3") => Some(match ch {
+            '}' => '\u{25B6}',
+            _ => '\u{25B8}',
+        }),
         Some(f) if f.starts_with("wingdings") => Some(match ch {
             'l' => '\u{25CF}',
             'n' => '\u{25A0}',
@@ -864,6 +870,25 @@ mod tests {
         assert_eq!(
             bullet_char("\u{F0DE}", Some("Symbol")),
             ("\u{21D2}".to_owned(), false)
+        );
+    }
+
+    #[test]
+    fn wingdings_3_bullets_use_that_fonts_own_table() {
+        // The Facet theme's bullet (shapecrawler-036): Wingdings 3 U+F07D, a right-pointing
+        // triangle, not Wingdings' (whose table would draw a small square).
+        assert_eq!(
+            bullet_char("\u{F07D}", Some("Wingdings 3")),
+            ("\u{25B6}".to_owned(), false)
+        );
+        assert_eq!(
+            bullet_char("}", Some("Wingdings 3")),
+            ("\u{25B6}".to_owned(), false)
+        );
+        // Wingdings' own check mark is unchanged.
+        assert_eq!(
+            bullet_char("\u{F0FC}", Some("Wingdings")),
+            ("\u{2714}".to_owned(), false)
         );
     }
 

@@ -1335,3 +1335,72 @@ fn preset_patterns_are_drawn_as_their_bitmaps() {
     assert_eq!(html.matches("<pattern ").count(), 1, "weave stays a blend");
     assert!(html.contains("fill=\"url(#pptx-s1-p"));
 }
+
+/// `shapecrawler-036`: a slide's body placeholder with the "no index" idx (4294967295, as
+/// converters write it) on a title layout. The layout has no body placeholder, only a
+/// right-aligned, bullet-less subtitle; PowerPoint and LibreOffice take the master's body
+/// style, so the text keeps its left alignment and its bullets.
+#[test]
+fn a_body_placeholder_without_a_layout_twin_takes_the_master_body_not_the_subtitle() {
+    let layout = r#"<p:sp><p:nvSpPr><p:cNvPr id="3" name="Subtitle 2"/><p:cNvSpPr/><p:nvPr><p:ph type="subTitle" idx="1"/></p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="1500000" y="4000000"/><a:ext cx="7000000" cy="1000000"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/><a:lstStyle><a:lvl1pPr marL="0" indent="0" algn="r"><a:buNone/></a:lvl1pPr></a:lstStyle><a:p><a:r><a:t>Subtitle prompt</a:t></a:r></a:p></p:txBody></p:sp>"#;
+    let tree = pptx_sp(
+        4,
+        Some(r#"type="body" idx="4294967295""#),
+        Some((600_000, 1_300_000, 8_000_000, 4_000_000)),
+        "",
+        &pptx_p("Decree of 7 May"),
+    );
+    let mut f = PptxFixture::new(vec![PptxSlide::new(&tree)]);
+    f.layout_tree = layout.to_owned();
+    let p = parse(&f);
+    let para = &text(&p.slides[0].shapes[0]).paragraphs[0];
+    assert_eq!(para.align, Align::Left);
+    assert_eq!(para.bullet.as_ref().map(|b| b.text.as_str()), Some("•"));
+    assert_eq!((para.margin_left, para.indent), (342_900, -342_900));
+    assert_eq!(para.runs[0].size, 32.0);
+}
+
+/// `shapecrawler-005_chart`: the master lays a hatch picture over the whole slide at 10 %
+/// opacity (`a:alphaModFix amt="10000"`); drawn opaque, it hid the theme's gradient.
+#[test]
+fn pictures_and_picture_fills_keep_their_alpha_mod_fix_opacity() {
+    let pic = r#"<p:pic><p:nvPicPr><p:cNvPr id="2" name="Hatch"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rId5"><a:alphaModFix amt="10000"/></a:blip><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1270000" cy="1270000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>"#;
+    let oval = pic
+        .replace("id=\"2\"", "id=\"3\"")
+        .replace("10000", "30000")
+        .replace("prst=\"rect\"", "prst=\"ellipse\"");
+    let fill = r#"<a:blipFill><a:blip r:embed="rId5"><a:alphaModFix amt="50000"/></a:blip><a:stretch><a:fillRect/></a:stretch></a:blipFill>"#;
+    let opaque = r#"<a:blipFill><a:blip r:embed="rId5"><a:alphaModFix amt="100000"/></a:blip><a:stretch><a:fillRect/></a:stretch></a:blipFill>"#;
+    let tree = [
+        pic.to_owned(),
+        oval,
+        pptx_sp(4, None, Some((0, 0, 2_540_000, 1_270_000)), fill, ""),
+        pptx_sp(5, None, Some((0, 0, 2_540_000, 1_270_000)), opaque, ""),
+    ]
+    .concat();
+    let mut slide = PptxSlide::new(&tree);
+    slide.before_tree = r#"<p:bg><p:bgPr><a:blipFill><a:blip r:embed="rId5"><a:alphaModFix amt="20000"/></a:blip><a:stretch><a:fillRect/></a:stretch></a:blipFill><a:effectLst/></p:bgPr></p:bg>"#.to_owned();
+    slide.rels = vec![(
+        "rId5".into(),
+        "image".into(),
+        "../media/image1.png".into(),
+        false,
+    )];
+    let mut f = PptxFixture::new(vec![slide]);
+    f.parts = vec![("ppt/media/image1.png".into(), png_header(16, 16))];
+    let html = html_of(&parse(&f), 0);
+    // The plain picture: its box at 10 %; the oval one: its clipped image at 30 %.
+    assert!(html.contains("opacity:0.1;"), "picture opacity missing");
+    assert!(
+        html.contains(" opacity=\"0.3\""),
+        "clipped picture opacity missing"
+    );
+    // The shape's picture fill at 50 %, the background picture at 20 %.
+    assert!(html.contains(" opacity=\"0.5\""), "fill opacity missing");
+    assert!(
+        html.contains(" opacity=\"0.2\""),
+        "background opacity missing"
+    );
+    // 100 % is opaque: no attribute for it.
+    assert!(!html.contains(" opacity=\"1\""));
+}
