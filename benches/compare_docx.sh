@@ -12,6 +12,7 @@
 #                at exit); reuse one to skip the install
 #   RUNS         hyperfine runs (default 10), RSS_RUNS (default 5)
 #   OUT          where hyperfine's JSON/markdown exports go (default target/bench-compare-docx)
+#   CARGO_TARGET_DIR  honoured: the release binary is taken from there
 #
 # Needs: cargo, node + npm (registry reachable), hyperfine, GNU time (/usr/bin/time),
 # python3 (to read hyperfine's JSON).
@@ -34,7 +35,8 @@ done
 [ -x /usr/bin/time ] || { echo "compare_docx: GNU time is missing (apt-get install time)" >&2; exit 2; }
 
 cargo build --release --quiet --bin previewd
-PREVIEWD=$ROOT/target/release/previewd
+# The build's own folder: CARGO_TARGET_DIR when the worktree builds elsewhere.
+PREVIEWD=${CARGO_TARGET_DIR:-$ROOT/target}/release/previewd
 
 if [ -z "${MAMMOTH_DIR:-}" ]; then
     MAMMOTH_DIR=$(mktemp -d)

@@ -145,7 +145,9 @@ impl Parser<'_, '_> {
                     }));
                 }
                 (Ns::C, "chart") => out.push(self.chart(c, frame)),
-                (Ns::Dgm, "relIds") => out.push(self.diagram(c, frame.width, frame.height)),
+                (Ns::Dgm, "relIds") => {
+                    out.push(self.diagram(c, frame.width, frame.height, frame.anchor.clone()))
+                }
                 (Ns::Wpg, "wgp" | "grpSp") => {
                     let inner = Frame {
                         group: Some(group_space(c, frame.group)),

@@ -12,6 +12,9 @@ use serde::{Serialize, Serializer};
 
 pub use crate::office::media::{ImageSource, MediaPart};
 
+pub use super::forms::CheckBox;
+pub use super::page_border::{PageBorderDisplay, PageBorderOffset, PageBorderSide, PageBorders};
+
 use crate::office::CoreProperties;
 
 /// A parsed Word document.
@@ -62,6 +65,9 @@ pub struct Section {
     /// ([`PageSetup::columns`] of them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub column_widths: Vec<ColumnWidth>,
+    /// The border around the section's pages (`w:pgBorders`), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_borders: Option<PageBorders>,
     /// Body blocks.
     pub blocks: Vec<Block>,
 }
@@ -246,6 +252,18 @@ pub struct ChartFrame {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alt: Option<String>,
     /// How the frame floats, when anchored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
+}
+
+/// A SmartArt graphic in its drawing frame.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiagramFrame {
+    /// The diagram.
+    #[serde(flatten)]
+    pub diagram: crate::office::smartart::Diagram,
+    /// How the frame floats, when anchored (`wp:anchor`), like any other drawing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
 }
@@ -546,7 +564,9 @@ pub enum Inline {
     /// A chart, drawn by the shared chart engine at the frame's size.
     Chart(ChartFrame),
     /// A SmartArt graphic drawn from its parts.
-    Diagram(crate::office::smartart::Diagram),
+    Diagram(DiagramFrame),
+    /// A check box: a content control (`w14:checkbox`) or a legacy `FORMCHECKBOX` field.
+    CheckBox(CheckBox),
     /// Text drawn as a shape, stretched to its box (VML `v:textpath`: a watermark).
     WordArt(WordArt),
     /// A hyperlink around inlines.
@@ -1140,8 +1160,9 @@ pub fn inlines_text(inlines: &[Inline], out: &mut String) {
             | Inline::Deleted { children, .. } => inlines_text(children, out),
             Inline::NoteReference { label, .. } => out.push_str(label),
             Inline::Math(m) => out.push_str(&m.text()),
+            Inline::CheckBox(c) => out.push_str(&c.text),
             Inline::Diagram(d) => {
-                for t in d.shapes.iter().flat_map(|s| &s.text) {
+                for t in d.diagram.shapes.iter().flat_map(|s| &s.text) {
                     out.push_str(t);
                     out.push('\n');
                 }

@@ -15,6 +15,7 @@ use crate::office::xml::{Element, XmlDoc};
 use crate::office::{Ns, OfficeError, OfficeErrorKind, OfficeLimits, OfficePackage, OfficeResult};
 
 use super::fields::{field_name, hyperlink};
+use super::forms::{self, FormData, PendingCheckBox};
 use super::model::{
     Block, BreakKind, Comment, CommentMarkKind, Document, HeaderFooter, HeaderFooterRefs, Inline,
     LinkTarget, ListLabel, Note, NoteKind, PageSetup, Paragraph, ParagraphFormat, Placeholder,
@@ -101,6 +102,8 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
         table_depth: 0,
         flattened_tables: false,
         pending_marks: Vec::new(),
+        check_box: None,
+        shade_forms: true,
     };
     let mut doc = Document {
         properties: package.core_properties()?,
@@ -118,6 +121,9 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
             .filter(|v| *v > 0.0)
             .unwrap_or(DEFAULT_TAB_STOP);
         parser.read_note_formats(settings);
+        parser.shade_forms = settings
+            .child(Ns::W, "doNotShadeFormData")
+            .is_none_or(|e| !on_off(e));
     }
 
     let body = root.root().child(Ns::W, "body");
@@ -155,6 +161,8 @@ struct OpenField {
     in_result: bool,
     /// Where the result starts: the sink and its length at `separate`.
     result_start: Option<(u64, usize)>,
+    /// A legacy form field (`w:ffData` on `begin`) and the format of its `begin` run.
+    form: Option<(FormData, RunFormat)>,
 }
 
 /// Inline output with an identity, so a field can tell whether it ends where it began.
@@ -195,6 +203,10 @@ pub(super) struct Parser<'p, 'a> {
     flattened_tables: bool,
     /// Comment range marks met between paragraphs, for the start of the next paragraph.
     pending_marks: Vec<Inline>,
+    /// The check box of the content control being read, until its cached glyph is met.
+    check_box: Option<PendingCheckBox>,
+    /// Form fields get Word's grey shading (settings lack `w:doNotShadeFormData`).
+    shade_forms: bool,
 }
 
 impl Parser<'_, '_> {
@@ -291,6 +303,9 @@ impl Parser<'_, '_> {
             section.column_widths = read_columns(cols, &mut page);
         }
         page.line_pitch = el.child(Ns::W, "docGrid").and_then(line_pitch);
+        section.page_borders = el
+            .child(Ns::W, "pgBorders")
+            .and_then(|b| super::page_border::read(b, &self.colors));
         section.page = page;
         section.title_page = el.child(Ns::W, "titlePg").is_some_and(on_off);
         section.start = match el.child(Ns::W, "type").and_then(val) {
@@ -387,7 +402,9 @@ impl Parser<'_, '_> {
                 }
                 (Ns::W, "sdt") => {
                     if let Some(content) = el.child(Ns::W, "sdtContent") {
-                        self.blocks_into(content, out, breaks.as_deref_mut());
+                        self.in_content_control(el, |p| {
+                            p.blocks_into(content, out, breaks.as_deref_mut())
+                        });
                     }
                 }
                 (Ns::W, "altChunk") => {
@@ -599,7 +616,7 @@ impl Parser<'_, '_> {
                 }
                 "sdt" => {
                     if let Some(content) = el.child(Ns::W, "sdtContent") {
-                        self.inlines(content, base, sink);
+                        self.in_content_control(el, |p| p.inlines(content, base, sink));
                     }
                 }
                 "bookmarkStart" => {
@@ -685,6 +702,9 @@ impl Parser<'_, '_> {
                 ),
                 "noBreakHyphen" => self.push_text(sink, "\u{2011}", &format),
                 "softHyphen" => self.push_text(sink, "\u{AD}", &format),
+                "sym" if self.check_box.is_some() && self.visible() => {
+                    self.take_check_box(sink, &format);
+                }
                 "sym" => {
                     let font = c.attr(Ns::W, "font").unwrap_or("").to_owned();
                     let code = c
@@ -758,7 +778,7 @@ impl Parser<'_, '_> {
                         });
                     }
                 }
-                "fldChar" => self.field_char(c, sink),
+                "fldChar" => self.field_char(c, &format, sink),
                 "instrText" | "delInstrText" => {
                     if let Some(field) = self.fields.last_mut() {
                         if !field.in_result {
@@ -809,6 +829,18 @@ impl Parser<'_, '_> {
         if text.is_empty() {
             return;
         }
+        let mut text = text;
+        if self.check_box.is_some() && self.visible() {
+            // A check box's cached glyph (its first character) gives way to the symbol of
+            // the control's state.
+            self.take_check_box(sink, format);
+            let mut rest = text.chars();
+            rest.next();
+            text = rest.as_str();
+            if text.is_empty() {
+                return;
+            }
+        }
         if !self.visible() {
             if let Some(field) = self.fields.iter_mut().rev().find(|f| !f.in_result) {
                 field.instruction.push_str(text);
@@ -831,13 +863,41 @@ impl Parser<'_, '_> {
         });
     }
 
-    /// The complex-field state machine: `begin`, `separate`, `end`.
-    fn field_char(&mut self, el: Element<'_>, sink: &mut Sink) {
+    /// Runs `f` with the check box of the content control `sdt` (when it is one) waiting
+    /// for the glyph its content caches.
+    pub(super) fn in_content_control<T>(
+        &mut self,
+        sdt: Element<'_>,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let Some(check) = sdt.child(Ns::W, "sdtPr").and_then(forms::content_control) else {
+            return f(self);
+        };
+        let outer = self.check_box.replace(check);
+        let out = f(self);
+        self.check_box = outer;
+        out
+    }
+
+    /// Puts the waiting content-control check box in `format` into `sink`.
+    fn take_check_box(&mut self, sink: &mut Sink, format: &RunFormat) {
+        if let Some(check) = self.check_box.take() {
+            sink.items.push(check.inline(format));
+        }
+    }
+
+    /// The complex-field state machine: `begin`, `separate`, `end`. `format` is the
+    /// run's, for what a form field shows.
+    fn field_char(&mut self, el: Element<'_>, format: &RunFormat, sink: &mut Sink) {
         match el.attr(Ns::W, "fldCharType") {
             Some("begin") => self.fields.push(OpenField {
                 instruction: String::new(),
                 in_result: false,
                 result_start: None,
+                form: el
+                    .child(Ns::W, "ffData")
+                    .and_then(forms::form_data)
+                    .map(|f| (f, format.clone())),
             }),
             Some("separate") => {
                 if let Some(field) = self.fields.last_mut() {
@@ -853,18 +913,23 @@ impl Parser<'_, '_> {
                     return;
                 }
                 let instruction = field.instruction.trim().to_owned();
-                match field.result_start {
+                let children = match field.result_start {
                     // The result sits in this sink: wrap it.
                     Some((id, start)) if id == sink.id && start <= sink.items.len() => {
-                        let children = sink.items.split_off(start);
-                        sink.items.push(field_inline(instruction, children));
+                        sink.items.split_off(start)
                     }
-                    // A field without a result (e.g. PAGE in a footer): keep it so a
-                    // viewer can fill it in.
-                    None => sink.items.push(field_inline(instruction, Vec::new())),
+                    // A field without a result (e.g. PAGE in a footer, a check box): keep
+                    // it so a viewer can fill it in.
+                    None => Vec::new(),
                     // The result spans paragraphs (a table of contents): leave it flat.
-                    Some(_) => {}
-                }
+                    Some(_) => return,
+                };
+                sink.items.push(match field.form {
+                    Some((form, format)) => {
+                        forms::form_field(form, instruction, children, format, self.shade_forms)
+                    }
+                    None => field_inline(instruction, children),
+                });
             }
             _ => {}
         }
@@ -1053,7 +1118,7 @@ fn revision(el: Element<'_>) -> Revision {
 }
 
 /// The Unicode for a `w:sym`: symbol fonts address their glyphs at U+F000 + byte.
-fn symbol_text(font: &str, code: u32) -> String {
+pub(super) fn symbol_text(font: &str, code: u32) -> String {
     let byte = if (0xF000..=0xF0FF).contains(&code) {
         code - 0xF000
     } else {
@@ -1080,6 +1145,10 @@ fn symbol_text(font: &str, code: u32) -> String {
         ("Wingdings", 0x4A) => Some('☺'),
         ("Wingdings", 0x6F) => Some('□'),
         ("Wingdings", 0x6C) => Some('●'),
+        // Ballot boxes, the symbols check boxes use: empty, with a check, with an X.
+        ("Wingdings", 0xA8) | ("Wingdings 2", 0xA3) => Some('☐'),
+        ("Wingdings", 0xFE) | ("Wingdings 2", 0x52) => Some('☑'),
+        ("Wingdings", 0xFD) | ("Wingdings 2", 0x54) => Some('☒'),
         _ => None,
     };
     match mapped {

@@ -272,6 +272,17 @@ impl<'d> Renderer<'d, '_> {
             );
             self.pitch = p.line_pitch;
             self.setup = Some(p);
+            if let Some(borders) = section
+                .page_borders
+                .as_ref()
+                .filter(|b| b.shows_on(page.index_in_section))
+            {
+                let style = borders.css(p, |v| num(v).to_string(), border_css);
+                let _ = write!(
+                    self.out,
+                    "<div class=\"docx-page-border\" aria-hidden=\"true\" style=\"{style}\"></div>"
+                );
+            }
             let kind = self.page_kind(section, page);
             if let Some(part) = pick(&headers[page.section], kind) {
                 self.header_footer(part, "header");
@@ -1167,7 +1178,16 @@ impl<'d> Renderer<'d, '_> {
             }
             Inline::Chart(c) => self.chart(c),
             Inline::WordArt(w) => self.word_art(w),
-            Inline::Diagram(d) => self.out.push_str(&crate::office::smartart::render::svg(d)),
+            Inline::Diagram(d) => self.diagram(d),
+            Inline::CheckBox(c) => {
+                let _ = write!(
+                    self.out,
+                    "<span class=\"docx-checkbox\" role=\"checkbox\" aria-checked=\"{}\" aria-readonly=\"true\">",
+                    c.checked
+                );
+                self.text(&c.text, &c.format, base);
+                self.out.push_str("</span>");
+            }
             Inline::Placeholder(p) => {
                 self.out
                     .push_str("<span class=\"docx-placeholder\" role=\"img\" aria-label=\"");
@@ -1390,6 +1410,26 @@ impl<'d> Renderer<'d, '_> {
         if let Some(tag) = wrap {
             let _ = write!(self.out, "</{tag}>");
         }
+    }
+
+    /// A SmartArt diagram: inline, its SVG; anchored, the SVG in a box placed like any
+    /// other float.
+    fn diagram(&mut self, d: &super::model::DiagramFrame) {
+        let svg = crate::office::smartart::render::svg(&d.diagram);
+        let Some(a) = &d.anchor else {
+            self.out.push_str(&svg);
+            return;
+        };
+        let (w, h) = (d.diagram.width as f32, d.diagram.height as f32);
+        let mut style = format!(
+            "display:inline-block;width:{}pt;height:{}pt;",
+            num(w),
+            num(h)
+        );
+        self.place(&mut style, a, w, h);
+        let _ = write!(self.out, "<span class=\"docx-diagram\" style=\"{style}\">");
+        self.out.push_str(&svg);
+        self.out.push_str("</span>");
     }
 
     /// A chart frame: the chart engine's SVG at the frame's size, or a placeholder
@@ -1737,6 +1777,8 @@ fn estimated_width(piece: &Piece<'_>, base: &RunFormat) -> f32 {
         }
         Piece::Part(text, format) => tabs::estimate(text.chars().count(), size(format)),
         Piece::Leaf(Inline::Symbol { format, .. }) => tabs::estimate(1, size(format)),
+        // A check box's symbol is full-width: about twice a letter.
+        Piece::Leaf(Inline::CheckBox(c)) => tabs::estimate(2, size(&c.format)),
         Piece::Leaf(Inline::NoteReference { label, .. }) => {
             tabs::estimate(label.chars().count(), size(base) * 0.6)
         }

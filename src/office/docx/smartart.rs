@@ -6,12 +6,18 @@ use crate::office::smartart::{self, Diagram, Source};
 use crate::office::xml::Element;
 use crate::office::{Ns, RelTarget};
 
-use super::model::{Inline, Placeholder};
+use super::model::{Anchor, DiagramFrame, Inline, Placeholder};
 use super::parse::{Parser, UNDERSTOOD};
 
 impl Parser<'_, '_> {
-    /// A SmartArt graphic of `width` × `height` points.
-    pub(super) fn diagram(&mut self, ids: Element<'_>, width: f32, height: f32) -> Inline {
+    /// A SmartArt graphic of `width` × `height` points, floating as `anchor` says.
+    pub(super) fn diagram(
+        &mut self,
+        ids: Element<'_>,
+        width: f32,
+        height: f32,
+        anchor: Option<Anchor>,
+    ) -> Inline {
         self.diagram_of(ids, f64::from(width), f64::from(height))
             .map_or_else(
                 || {
@@ -20,7 +26,7 @@ impl Parser<'_, '_> {
                         label: "Diagram (SmartArt)".to_owned(),
                     })
                 },
-                Inline::Diagram,
+                |diagram| Inline::Diagram(DiagramFrame { diagram, anchor }),
             )
     }
 

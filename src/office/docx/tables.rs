@@ -150,11 +150,11 @@ impl Parser<'_, '_> {
             }
         }
         let mut cells_el = Vec::new();
-        collect_cells(tr, &mut cells_el);
+        collect_cells(tr, None, &mut cells_el);
         let mut merges = Vec::with_capacity(cells_el.len());
         row.cells.reserve_exact(cells_el.len());
         let mut col = row.grid_before;
-        for tc in cells_el {
+        for (tc, sdt) in cells_el {
             let span = tc
                 .child(Ns::W, "tcPr")
                 .and_then(|p| p.child(Ns::W, "gridSpan"))
@@ -164,7 +164,10 @@ impl Parser<'_, '_> {
                 .clamp(1, 1000);
             let cond = ctx.format_for(r, col, col.saturating_add(span));
             col = col.saturating_add(span);
-            let (cell, merge) = self.cell(tc, cond);
+            let (cell, merge) = match sdt {
+                Some(sdt) => self.in_content_control(sdt, |p| p.cell(tc, cond)),
+                None => self.cell(tc, cond),
+            };
             row.cells.push(cell);
             merges.push(merge);
         }
@@ -401,13 +404,20 @@ fn collect_rows<'e>(el: Element<'e>, out: &mut Vec<Element<'e>>) {
     }
 }
 
-/// Cells, looking through wrappers.
-fn collect_cells<'e>(el: Element<'e>, out: &mut Vec<Element<'e>>) {
+/// Cells, looking through wrappers, each with the innermost content control around it
+/// (a cell-level check box).
+fn collect_cells<'e>(
+    el: Element<'e>,
+    sdt: Option<Element<'e>>,
+    out: &mut Vec<(Element<'e>, Option<Element<'e>>)>,
+) {
     for c in el.elements() {
         if c.is(Ns::W, "tc") {
-            out.push(c);
-        } else if c.is(Ns::W, "sdt") || c.is(Ns::W, "customXml") || c.is(Ns::W, "sdtContent") {
-            collect_cells(c, out);
+            out.push((c, sdt));
+        } else if c.is(Ns::W, "sdt") {
+            collect_cells(c, Some(c), out);
+        } else if c.is(Ns::W, "customXml") || c.is(Ns::W, "sdtContent") {
+            collect_cells(c, sdt, out);
         }
     }
 }

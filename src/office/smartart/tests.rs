@@ -221,7 +221,7 @@ fn a_word_smartart_is_drawn_from_its_drawing_part() {
     let diagrams: Vec<Diagram> = inlines(&blocks)
         .into_iter()
         .filter_map(|i| match i {
-            Inline::Diagram(d) => Some(d),
+            Inline::Diagram(d) => Some(d.diagram),
             _ => None,
         })
         .collect();

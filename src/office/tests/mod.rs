@@ -5,6 +5,7 @@ mod chart_documents;
 mod docx_corpus;
 mod docx_features;
 mod docx_floats;
+mod docx_forms;
 mod docx_layout;
 mod docx_render;
 mod hostile;
