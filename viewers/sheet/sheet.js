@@ -63,8 +63,10 @@
   // Geometry of one sheet: column lefts as a prefix array, rows as default height plus
   // sparse exceptions (custom heights, hidden rows) with prefix sums of their deltas.
   function makeGeometry() {
-    var nCols = Math.min(MAX_COLS, Math.max(sh.colCount + 4, 26));
-    var nRows = Math.min(MAX_ROWS, Math.max(sh.rowCount + 20, 100));
+    // Drawings past the used range (drawings.js) widen the grid so they can be reached.
+    var reach = window.previewdDrawings ? window.previewdDrawings.extent(sh) : { rows: 0, cols: 0 };
+    var nCols = Math.min(MAX_COLS, Math.max(sh.colCount + 4, 26, reach.cols));
+    var nRows = Math.min(MAX_ROWS, Math.max(sh.rowCount + 20, 100, reach.rows));
     var widths = new Float64Array(nCols);
     for (var c = 0; c < nCols; c++) widths[c] = sh.defaultColWidth;
     sh.columns.forEach(function (r) {
@@ -315,16 +317,8 @@
         }
       });
     });
-    sh.drawings.forEach(function (dr) {
-      var x0 = geo.colX[Math.min(dr.rect.c0, geo.nCols)], x1 = geo.colX[Math.min(dr.rect.c1 + 1, geo.nCols)];
-      var y0 = rowY(geo, dr.rect.r0), y1 = rowY(geo, dr.rect.r1 + 1);
-      if (x1 < ox || x0 > ox + w || y1 < oy || y0 > oy + h) return;
-      var box = el("div", "drawing", pane);
-      place(box, x0 - ox, y0 - oy, x1 - x0, y1 - y0);
-      box.textContent = dr.kind === "chart"
-        ? "Chart: " + (dr.title || "untitled") + " (charts are not drawn yet)"
-        : "Picture: " + (dr.title || "untitled");
-    });
+    // Charts and pictures over the cells (drawings.js).
+    if (window.previewdDrawings) window.previewdDrawings.draw(pane, si, sh, ox, oy, w, h, x + "," + y);
     if (sel.r >= 0) {
       var sm = mergeAt(sel.r, sel.c);
       var sr0 = sm ? sm.r0 : sel.r, sc0 = sm ? sm.c0 : sel.c, sr1 = sm ? sm.r1 : sel.r, sc1 = sm ? sm.c1 : sel.c;
@@ -341,6 +335,11 @@
     view.style.height = H + "px";
     view.className = "view" + (sh.gridlines ? "" : " no-grid");
     view.textContent = "";
+    if (sh.chartSheet && window.previewdDrawings) {
+      window.previewdDrawings.chartSheet(view, si, sh, W, H);
+      document.body.dataset.ready = "1";
+      return;
+    }
     var fr = frozenRows(), fc = frozenCols();
     var fH = rowY(geo, fr), fW = geo.colX[fc];
     var vy = scroller.scrollTop * geo.scale, vx = scroller.scrollLeft;
@@ -531,9 +530,8 @@
         " not shown: " + (sh.conditionalSkipped === 1 ? "its condition is a formula or it covers" : "their conditions are formulas or they cover") +
         " too many cells.");
     }
-    if (sh.drawings.some(function (d) { return d.kind === "chart"; })) {
-      add("Charts are shown as labelled boxes: the chart engine is not built yet.");
-    }
+    var undrawn = sh.drawings.filter(function (d) { return d.kind === "chart" && !d.drawn; }).length;
+    if (undrawn) add(undrawn + (undrawn === 1 ? " chart is" : " charts are") + " shown as labelled boxes: no cached values or a chart type previewd does not draw.");
   }
 
   function buildTabs() {

@@ -98,6 +98,7 @@ impl Serialize for SheetMeta<'_> {
         m.serialize_entry("links", &sh.links)?;
         m.serialize_entry("comments", &sh.comments)?;
         m.serialize_entry("drawings", &sh.drawings)?;
+        m.serialize_entry("chartSheet", &sh.chart_sheet)?;
         m.serialize_entry("headerRow", &sh.header_row)?;
         m.serialize_entry("truncatedAt", &sh.truncated_at)?;
         m.serialize_entry("conditionalSkipped", &sh.conditional_skipped)?;
@@ -364,6 +365,17 @@ pub const TABLE_CSS: &str = include_str!("../../../viewers/sheet/table.css");
 /// A standalone page: each visible sheet as an HTML table of its first `max_rows` rows,
 /// styled like the workbook, with a note where a sheet was cut. No script.
 pub fn standalone_html(book: &Workbook, title: &str, max_rows: u32) -> String {
+    standalone_html_with(book, title, max_rows, &std::collections::HashMap::new())
+}
+
+/// [`standalone_html`] with the pictures of the sheets as URLs by part (`data:` URLs in
+/// a file written by the command line); charts are drawn inline as SVG.
+pub fn standalone_html_with(
+    book: &Workbook,
+    title: &str,
+    max_rows: u32,
+    media_urls: &std::collections::HashMap<String, String>,
+) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let _ = write!(
         out,
@@ -407,20 +419,7 @@ pub fn standalone_html(book: &Workbook, title: &str, max_rows: u32) -> String {
                 at + 1
             );
         }
-        for d in &sh.drawings {
-            let _ = write!(
-                out,
-                "<p class=\"note\">{} at {}{}: {}</p>",
-                if d.kind == "chart" {
-                    "Chart (not drawn yet)"
-                } else {
-                    "Picture"
-                },
-                column_name(d.rect.c0),
-                d.rect.r0 + 1,
-                escape(d.title.as_deref().unwrap_or("untitled"))
-            );
-        }
+        super::drawing::standalone_figures(sh, media_urls, &mut out);
         out.push_str("</section>");
     }
     out.push_str("</body></html>");

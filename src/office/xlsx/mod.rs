@@ -32,6 +32,7 @@
 //! [`OfficeLimits`]: crate::office::OfficeLimits
 
 pub mod cond;
+pub mod drawing;
 pub mod grid;
 pub mod model;
 pub mod numfmt;
