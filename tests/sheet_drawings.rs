@@ -1,12 +1,18 @@
-//! Charts and pictures anchored to cells, through the real service and in real Chromium:
-//! the chart SVG and picture routes, chart sheets, the standalone page, and the grid's
-//! drawing layer (a drawing sits on its anchor cells and scrolls with them).
+//! Charts and pictures anchored to cells, and table styles, through the real service and
+//! in real Chromium: the chart SVG and picture routes, chart sheets, the standalone page,
+//! the grid's drawing layer (a drawing sits on its anchor cells and scrolls with them) and
+//! its table layer (header, bands and outline from the built-in styles; a cell's own fill
+//! wins).
 //!
 //! `fixtures/xlsx/xlsxwriter-drawings.xlsx` is made by `fixtures/xlsx/make_drawings.py`;
 //! its geometry, from the script and SpreadsheetML's rules: column A is 20.7109375
 //! characters wide (145 px at the 7 px digit width of Calibri 11), B and C 12.7109375
 //! (89 px), D the default 64 px; rows are 15 pt (20 px) but row 4, 40 pt (53 px). The chart
 //! is anchored at E3 + (10, 5) px, 480 × 288 px; the 120 × 60 px picture at B8 + (4, 2).
+//! Its sheet "Tables" holds A1:C5 in TableStyleMedium2 (banded rows), E1:G5 in
+//! TableStyleLight9 (banded columns, first and last column) and I1:K5 in
+//! TableStyleDark3; the workbook has XlsxWriter's Office 2007 theme (accent1 #4F81BD,
+//! accent2 #C0504D).
 
 mod common;
 
@@ -354,5 +360,125 @@ async fn the_grid_draws_charts_and_pictures_on_their_cells_and_scrolls_them() {
         (full[3] - size[1].as_f64().unwrap()).abs() <= 1.0,
         "{full:?} {size}"
     );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn tables_carry_their_built_in_styles_in_the_meta() {
+    let server = start(|_| {}).await;
+    let (_, meta) = open(&server, BOOK).await;
+    let sheets = meta["sheets"].as_array().unwrap();
+    let tables = sheets.iter().find(|s| s["name"] == "Tables").unwrap()["tables"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(tables.len(), 3, "{tables:?}");
+    let medium = tables
+        .iter()
+        .find(|t| t["styleName"] == "TableStyleMedium2")
+        .unwrap();
+    assert_eq!(
+        medium["rect"],
+        serde_json::json!({"r0": 0, "c0": 0, "r1": 4, "c1": 2})
+    );
+    assert_eq!(medium["headerRows"], 1);
+    assert_eq!(medium["rowStripes"], true);
+    assert_eq!(medium["columnStripes"], false);
+    let header = &medium["parts"]["headerRow"];
+    assert_eq!(header["fill"], "#4f81bd");
+    assert_eq!(header["color"], "#ffffff");
+    assert_eq!(header["bold"], true);
+    let light = tables
+        .iter()
+        .find(|t| t["styleName"] == "TableStyleLight9")
+        .unwrap();
+    assert_eq!(light["columnStripes"], true);
+    assert_eq!(light["firstColumn"], true);
+    assert_eq!(light["lastColumn"], true);
+    assert_eq!(
+        light["parts"]["firstColumnStripe"]["borders"][0],
+        "1px solid #4f81bd"
+    );
+    let dark = tables
+        .iter()
+        .find(|t| t["styleName"] == "TableStyleDark3")
+        .unwrap();
+    assert_eq!(dark["parts"]["wholeTable"]["fill"], "#c0504d");
+
+    // Open-Xml-PowerTools' spreadsheet: one table in Excel's default style.
+    let (_, meta) = open(&server, "xlsx/powertools-Spreadsheet.xlsx").await;
+    let t = &meta["sheets"][0]["tables"][0];
+    assert_eq!(t["styleName"], "TableStyleMedium2");
+    assert_eq!(t["name"], "Funny");
+    assert_eq!(
+        t["rect"],
+        serde_json::json!({"r0": 0, "c0": 0, "r1": 2, "c1": 2})
+    );
+}
+
+#[tokio::test]
+async fn the_grid_draws_table_styles_under_the_cells_own_formats() {
+    let server = start(|_| {}).await;
+    let (base, _) = open(&server, BOOK).await;
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&format!("{}{base}/grid/", server.base)).await;
+    wait_for(&page, "document.body.dataset.ready === '1'").await;
+    eval(
+        &page,
+        "Array.from(document.querySelectorAll('#tabs button')).find(b => b.textContent === 'Tables').click()",
+    )
+    .await;
+    wait_for(
+        &page,
+        "Array.from(document.querySelectorAll('.cell')).some(c => c.textContent === 'Name')",
+    )
+    .await;
+    // The style of the cell drawn at (row, col), as the page computes it, found by its
+    // position under the column and row headers.
+    let style_at = |col: &'static str, row: u32| {
+        format!(
+            "(() => {{ const c = Array.from(document.querySelectorAll('.colhead')).find(e => e.textContent === '{col}').getBoundingClientRect(); \
+             const r = Array.from(document.querySelectorAll('.rowhead')).find(e => e.textContent === '{row}').getBoundingClientRect(); \
+             const cell = Array.from(document.querySelectorAll('.cell')).find(e => {{ const b = e.getBoundingClientRect(); \
+               return Math.abs(b.left - c.left) < 2 && Math.abs(b.top - r.top) < 2; }}); \
+             if (!cell) return null; const s = getComputedStyle(cell); \
+             return [s.backgroundColor, s.color, s.fontWeight, s.borderTopWidth + ' ' + s.borderTopColor]; }})()"
+        )
+    };
+    let a1 = eval(&page, &style_at("A", 1)).await;
+    assert_eq!(a1[0], "rgb(79, 129, 189)", "{a1}");
+    assert_eq!(a1[1], "rgb(255, 255, 255)");
+    assert_eq!(a1[2], "700");
+    // The first data row is banded at accent1's 80 % tint (#DCE6F1, within a step).
+    let a2 = eval(&page, &style_at("A", 2)).await;
+    let band: Vec<i64> = a2[0]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(", ")
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert!(
+        band.iter()
+            .zip([0xDC, 0xE6, 0xF1])
+            .all(|(g, w)| (g - w).abs() <= 1),
+        "{a2}"
+    );
+    assert_eq!(a2[1], "rgb(0, 0, 0)");
+    // The second is not; rows are separated by accent1's 40 % tint line.
+    let a3 = eval(&page, &style_at("A", 3)).await;
+    assert_eq!(a3[0], "rgba(0, 0, 0, 0)", "{a3}");
+    assert!(a3[3].as_str().unwrap().starts_with("1px rgb(14"), "{a3}");
+    // B4 has no cell in the file and is still banded; C2 keeps its own yellow fill.
+    let b4 = eval(&page, &style_at("B", 4)).await;
+    assert_eq!(b4[0], a2[0], "{b4}");
+    let c2 = eval(&page, &style_at("C", 2)).await;
+    assert_eq!(c2[0], "rgb(255, 255, 0)", "{c2}");
+    // Dark 3: accent2 cells with white text; outside the tables nothing is drawn.
+    let j3 = eval(&page, &style_at("J", 3)).await;
+    assert_eq!(j3[0], "rgb(192, 80, 77)", "{j3}");
+    assert_eq!(j3[1], "rgb(255, 255, 255)");
+    assert_eq!(eval(&page, &style_at("D", 3)).await, Value::Null);
     browser.close().await;
 }

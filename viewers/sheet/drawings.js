@@ -34,7 +34,7 @@
       e.draggable = false;
       e.decoding = "async";
       e.src = src;
-      e.className = "drawing-img " + (d.kind === "chart" ? "chart" : "picture");
+      e.className = "drawing-img " + (d.kind === "chart" ? "chart" : "picture") + (d.opaque ? " opaque" : "");
     } else {
       e = document.createElement("div");
       e.className = "drawing";

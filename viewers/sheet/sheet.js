@@ -207,7 +207,9 @@
     var merge = mergeAt(r, c);
     if (merge && (merge.r0 !== r || merge.c0 !== c)) return;
     var note = notesByCell.get(r + ":" + c);
-    if (!cell && !merge && !note) return;
+    // Table styles (tables.js), which also fill a table's empty cells.
+    var tcss = window.previewdTables ? window.previewdTables.css(sh, meta.styles, r, c, cell ? cell.s : 0) : "";
+    if (!cell && !merge && !note && !tcss) return;
     var style = cell ? meta.styles[cell.s] || {} : {};
     var x = geo.colX[c], y = rowY(geo, r);
     var w = merge ? geo.colX[Math.min(merge.c1 + 1, geo.nCols)] - x : geo.colX[c + 1] - x;
@@ -223,9 +225,11 @@
     if (note) { d.classList.add("note"); d.title = note; }
     if (cell && hitAt >= 0 && hits[hitAt] && hits[hitAt][0] === r && hits[hitAt][1] === c) d.classList.add("hit");
     // Unwrapped left-aligned text flows over empty neighbours, as in a spreadsheet.
-    if (cell && cell.t && !merge && !style.wrap && a === "l" && !style.rotation) {
+    // A table's fill stays in its cell, and text does not flow into a table's cells.
+    var inTable = function (cc) { return window.previewdTables && window.previewdTables.css(sh, meta.styles, r, cc, 0); };
+    if (cell && cell.t && !merge && !style.wrap && a === "l" && !style.rotation && tcss.indexOf("background") < 0) {
       var end = c + 1;
-      while (end < lastCol && end < c + 20 && !cellAt(r, end) && !mergeAt(r, end)) end++;
+      while (end < lastCol && end < c + 20 && !cellAt(r, end) && !mergeAt(r, end) && !inTable(end)) end++;
       w = geo.colX[end] - x;
     }
     // A left or top border is drawn over the neighbour's right or bottom one, so that
@@ -234,6 +238,7 @@
     if (style.edgeT) { y -= 1; h += 1; }
     place(d, x - ox, y - oy, w, h);
     if (style.indent) d.style.paddingLeft = (3 + 9 * style.indent) + "px";
+    if (tcss) d.style.cssText += ";" + tcss;
     if (cell && cell.k) d.style.color = cell.k;
     // Conditional formatting, measured by the server: CSS of the matching rules, a data
     // bar behind the value, an icon at the left edge.

@@ -271,7 +271,9 @@ impl PartReader<'_, '_> {
         }
     }
 
-    fn chart(&self, el: Element<'_>) -> OfficeResult<Option<Chart>> {
+    /// The chart and whether its chart area is painted (Excel fills it white with a thin
+    /// grey line unless `c:chartSpace/c:spPr` says `a:noFill`).
+    fn chart(&self, el: Element<'_>) -> OfficeResult<Option<(Chart, bool)>> {
         let Some(part) = self.target(el.attr(Ns::R, "id"), REL_CHART) else {
             return Ok(None);
         };
@@ -282,7 +284,11 @@ impl PartReader<'_, '_> {
         };
         let mut chart = parse_chart(doc.root(), &ColorCtx::from_scheme(&self.scheme));
         chart.part = Some(part);
-        Ok(Some(chart))
+        let opaque = doc
+            .root()
+            .child(Ns::C, "spPr")
+            .is_none_or(|sp| sp.child(Ns::A, "noFill").is_none());
+        Ok(Some((chart, opaque)))
     }
 
     /// The drawings of the part's anchors, in document order.
@@ -330,13 +336,15 @@ impl PartReader<'_, '_> {
             bounds,
             media: None,
             drawn: false,
+            opaque: false,
             chart: None,
         };
         if let Some(frame) = anchor.child(Ns::Xdr, "graphicFrame") {
             let el = frame.find(Ns::C, "chart")?;
             let chart = self.chart(el).ok().flatten();
             let mut d = base("chart", None);
-            if let Some(c) = chart {
+            if let Some((c, opaque)) = chart {
+                d.opaque = opaque;
                 d.title = Some(c.title.clone().unwrap_or_else(|| accessible_label(&c)));
                 // The engine says whether there is anything to draw (a type it draws,
                 // cached values) by drawing it once at a nominal size.

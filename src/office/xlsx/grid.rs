@@ -99,6 +99,7 @@ impl Serialize for SheetMeta<'_> {
         m.serialize_entry("comments", &sh.comments)?;
         m.serialize_entry("drawings", &sh.drawings)?;
         m.serialize_entry("chartSheet", &sh.chart_sheet)?;
+        m.serialize_entry("tables", &sh.tables)?;
         m.serialize_entry("headerRow", &sh.header_row)?;
         m.serialize_entry("truncatedAt", &sh.truncated_at)?;
         m.serialize_entry("conditionalSkipped", &sh.conditional_skipped)?;
@@ -493,7 +494,11 @@ fn render_table(book: &Workbook, sh: &Sheet, max_rows: u32, out: &mut String) {
                     m.c1 - m.c0 + 1
                 );
             }
+            let table = super::tables::cell_css(book, sh, r, c, cell.map_or(0, |x| x.style));
             let Some(cell) = cell else {
+                if let Some(css) = &table {
+                    let _ = write!(attrs, " style=\"{}\"", escape(css));
+                }
                 let _ = write!(out, "<td{attrs}></td>");
                 continue;
             };
@@ -506,7 +511,7 @@ fn render_table(book: &Workbook, sh: &Sheet, max_rows: u32, out: &mut String) {
             let wrap = if f.wrap { " wrap" } else { "" };
             let _ = write!(out, "<td class=\"s{} a{align}{wrap}\"{attrs}", cell.style);
             let cf = cond::apply(book, sh, r, cell).unwrap_or_default();
-            let mut style = String::new();
+            let mut style = table.unwrap_or_default();
             if let Some(color) = d.color {
                 let _ = write!(style, "color:#{:06x};", color.0);
             }

@@ -37,6 +37,7 @@ pub mod grid;
 pub mod model;
 pub mod numfmt;
 pub mod style;
+pub mod tables;
 
 mod parse;
 mod stream;

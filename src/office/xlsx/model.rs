@@ -203,6 +203,10 @@ pub struct Drawing {
     /// the viewer shows a labelled box.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub drawn: bool,
+    /// The chart's area is painted white with a thin line, as Excel does unless the chart
+    /// says it has no fill.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub opaque: bool,
     /// The chart, read from its part with its cached values.
     #[serde(skip)]
     pub chart: Option<Box<crate::office::chart::Chart>>,
@@ -271,6 +275,8 @@ pub struct Sheet {
     pub conditional_skipped: u32,
     /// A chart sheet: its one chart fills the tab, there are no cells.
     pub chart_sheet: bool,
+    /// Tables (`xl/tables/`) with their styles resolved ([`super::tables`]).
+    pub tables: Vec<super::tables::Table>,
 }
 
 impl Sheet {
@@ -301,6 +307,7 @@ impl Sheet {
             conditional: Vec::new(),
             conditional_skipped: 0,
             chart_sheet: false,
+            tables: Vec::new(),
         }
     }
 

@@ -12,6 +12,7 @@ use super::model::{
 };
 use super::stream::{self, Ev, Start};
 use super::style::{color_from_attrs, Styles, ThemeColors};
+use super::tables;
 use crate::office::ns::rel_type;
 use crate::office::xml::Element;
 use crate::office::{
@@ -184,6 +185,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Workbook> {
             }
         }
         read_comments(package, &sheet_rels, &mut sheet);
+        sheet.tables = tables::read(package, &sheet_rels, &book.styles.table_styles, &theme);
         if let Some(id) = drawing_id {
             drawing::read(package, &sheet_rels, &id, &theme, &mut media, &mut sheet)?;
         }

@@ -391,6 +391,8 @@ pub struct Styles {
     pub formats: Vec<NumberFormat>,
     /// Differential formats of conditional formatting, as CSS, by `dxfId`.
     pub dxfs: Vec<String>,
+    /// The workbook's own table styles (`tableStyles`).
+    pub table_styles: super::tables::CustomStyles,
 }
 
 impl Styles {
@@ -403,6 +405,7 @@ impl Styles {
             }],
             formats: vec![NumberFormat::parse("General")],
             dxfs: Vec::new(),
+            table_styles: Default::default(),
         }
     }
 
@@ -536,13 +539,16 @@ impl Styles {
             .into_iter()
             .map(|d| dxf_css(d, theme))
             .collect();
+        let table_styles = super::tables::CustomStyles::from_styles(root, theme);
         if styles.cell_formats.is_empty() {
             return Ok(Styles {
                 dxfs,
+                table_styles,
                 ..Styles::plain()
             });
         }
         styles.dxfs = dxfs;
+        styles.table_styles = table_styles;
         // Cells name their style with a 16-bit index in the model.
         styles.cell_formats.truncate(usize::from(u16::MAX));
         Ok(styles)
