@@ -142,7 +142,7 @@ impl Table {
             "lastColumn" if self.last_column && c == t.c1 => whole_rows(t.c1, t.c1),
             "firstRowStripe" | "secondRowStripe" if self.row_stripes && in_data => {
                 let (first, _) = data?;
-                let even = (r - first) % 2 == 0;
+                let even = (r - first).is_multiple_of(2);
                 if even != (part == "firstRowStripe") {
                     return None;
                 }
@@ -150,7 +150,7 @@ impl Table {
             }
             "firstColumnStripe" | "secondColumnStripe" if self.column_stripes && in_data => {
                 let (first, last) = data?;
-                let even = (c - t.c0) % 2 == 0;
+                let even = (c - t.c0).is_multiple_of(2);
                 if even != (part == "firstColumnStripe") {
                     return None;
                 }
@@ -893,9 +893,7 @@ mod tests {
             Some("1px dashed #00b050")
         );
         // The workbook's style of a built-in name wins over the built-in one.
-        let root = format!(
-            r#"<table xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ref="B2:C4" displayName="T"><tableStyleInfo name="Mine" showRowStripes="1"/></table>"#
-        );
+        let root = r#"<table xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ref="B2:C4" displayName="T"><tableStyleInfo name="Mine" showRowStripes="1"/></table>"#;
         let doc = parse_xml("table1.xml", root.as_bytes(), &opts).unwrap();
         let t = table(doc.root(), &custom, &theme).unwrap();
         assert_eq!(
