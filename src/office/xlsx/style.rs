@@ -321,6 +321,22 @@ fn fill_css(fill: Element<'_>, theme: &ThemeColors) -> String {
     }
 }
 
+/// A SpreadsheetML border style as a CSS width in pixels and line style; `None` for
+/// `none`.
+pub fn border_line(style: &str) -> Option<(u32, &'static str)> {
+    Some(match style {
+        "none" => return None,
+        "thin" => (1, "solid"),
+        "hair" | "dotted" => (1, "dotted"),
+        "dashed" | "dashDot" | "dashDotDot" => (1, "dashed"),
+        "medium" => (2, "solid"),
+        "mediumDashed" | "mediumDashDot" | "mediumDashDotDot" | "slantDashDot" => (2, "dashed"),
+        "thick" => (3, "solid"),
+        "double" => (3, "double"),
+        _ => (1, "solid"),
+    })
+}
+
 fn border_css(border: Element<'_>, theme: &ThemeColors) -> String {
     let mut css = String::new();
     for side in ["left", "right", "top", "bottom"] {
@@ -330,17 +346,8 @@ fn border_css(border: Element<'_>, theme: &ThemeColors) -> String {
         let Some(style) = el.attr_local("style") else {
             continue;
         };
-        let (width, line) = match style {
-            "none" => continue,
-            "thin" => (1, "solid"),
-            "hair" => (1, "dotted"),
-            "dotted" => (1, "dotted"),
-            "dashed" | "dashDot" | "dashDotDot" => (1, "dashed"),
-            "medium" => (2, "solid"),
-            "mediumDashed" | "mediumDashDot" | "mediumDashDotDot" | "slantDashDot" => (2, "dashed"),
-            "thick" => (3, "solid"),
-            "double" => (3, "double"),
-            _ => (1, "solid"),
+        let Some((width, line)) = border_line(style) else {
+            continue;
         };
         let color = el
             .child(Ns::Sml, "color")

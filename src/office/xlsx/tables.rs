@@ -212,17 +212,7 @@ fn theme_hex(theme: &ThemeColors, index: usize, tint: f64) -> Option<String> {
 }
 
 fn border_value(style: &str, color: &str) -> Option<String> {
-    let (w, line) = match style {
-        "none" => return None,
-        "thin" => (1, "solid"),
-        "hair" | "dotted" => (1, "dotted"),
-        "dashed" | "dashDot" | "dashDotDot" => (1, "dashed"),
-        "medium" => (2, "solid"),
-        "mediumDashed" | "mediumDashDot" | "mediumDashDotDot" | "slantDashDot" => (2, "dashed"),
-        "thick" => (3, "solid"),
-        "double" => (3, "double"),
-        _ => (1, "solid"),
-    };
+    let (w, line) = super::style::border_line(style)?;
     Some(format!("{w}px {line} {color}"))
 }
 
