@@ -179,10 +179,11 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
                     ..crate::office::pptx::RenderOptions::default()
                 },
             ),
-            OfficeModel::Sheet(book) => crate::office::xlsx::grid::standalone_html(
+            OfficeModel::Sheet(book) => crate::office::xlsx::grid::standalone_html_with(
                 book,
                 read.file_name(),
                 config.preview.sheet_page_rows,
+                &media_urls,
             ),
             OfficeModel::Pdf(doc) => crate::pdf::html::standalone(doc, 1.5, 100),
         };

@@ -43,7 +43,7 @@ impl OfficeModel {
         match self {
             OfficeModel::Docx(doc) => doc.media.iter().any(|m| m.part == part && m.displayable),
             OfficeModel::Pptx(deck) => deck.shows_media(part),
-            OfficeModel::Sheet(_) => false,
+            OfficeModel::Sheet(book) => book.pictures().contains(&part),
             OfficeModel::Pdf(_) => false,
         }
     }
@@ -126,7 +126,7 @@ pub fn media_parts(model: &OfficeModel) -> Vec<String> {
             .filter(|m| m.displayable)
             .map(|m| m.part.clone())
             .collect(),
-        OfficeModel::Sheet(_) => Vec::new(),
+        OfficeModel::Sheet(book) => book.pictures().into_iter().map(str::to_owned).collect(),
         OfficeModel::Pdf(_) => Vec::new(),
     }
 }

@@ -20,6 +20,7 @@ pub mod pool;
 pub mod response;
 pub mod routes;
 pub mod sheet;
+pub mod sheet_chart;
 pub mod views;
 
 use std::net::SocketAddr;

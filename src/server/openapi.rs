@@ -256,6 +256,26 @@ pub fn document(server: &str) -> Value {
             &[400, 404, 415, 422],
         ),
     );
+    let mut chart = with("sheet");
+    chart.push(param("n"));
+    for side in ["w", "h"] {
+        chart.push(
+            json!({"name": side, "in": "query", "required": false, "schema": {"type": "number"}}),
+        );
+    }
+    add(
+        "/p/{id}/{token}/grid/chart/{sheet}/{n}",
+        get_op(
+            "sheetChart",
+            "Drawing `n` of a sheet (its index in the sheet's `drawings` of `meta.json`), a chart, as SVG at its anchor's size or `w` × `h` pixels; 404 when it has nothing to draw.",
+            &chart,
+            (
+                200,
+                json!({"description": "OK", "content": {"image/svg+xml": {"schema": {"type": "string"}}}}),
+            ),
+            &[400, 404, 415, 422],
+        ),
+    );
     let mut scale = with("n");
     scale.push(
         json!({"name": "scale", "in": "query", "required": false, "schema": {"type": "number"}}),

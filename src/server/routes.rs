@@ -7,7 +7,9 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::{activity, api, diffs, fonts, guard, metrics, pdf, sheet, views, AppState};
+use super::{
+    activity, api, diffs, fonts, guard, metrics, pdf, sheet, sheet_chart, views, AppState,
+};
 use crate::error::Error;
 
 /// Builds the router over shared state.
@@ -34,6 +36,10 @@ pub fn router(state: Arc<AppState>) -> Router {
             get(sheet::rows),
         )
         .route("/p/{id}/{token}/grid/find/{sheet}", get(sheet::find))
+        .route(
+            "/p/{id}/{token}/grid/chart/{sheet}/{n}",
+            get(sheet_chart::chart),
+        )
         .route("/p/{id}/{token}/page/{n}", get(pdf::page))
         .route("/p/{id}/{token}/text/{n}", get(pdf::text))
         .route("/p/{id}/{token}/{view}", get(views::shell_view))

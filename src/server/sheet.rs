@@ -28,6 +28,8 @@ pub const GRID_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'se
 
 const PAGE: &str = include_str!("../../viewers/sheet/grid.html");
 const SCRIPT: &str = include_str!("../../viewers/sheet/sheet.js");
+const DRAWINGS: &str = include_str!("../../viewers/sheet/drawings.js");
+const TABLES: &str = include_str!("../../viewers/sheet/tables.js");
 const STYLE: &str = include_str!("../../viewers/sheet/sheet.css");
 
 /// Most search hits returned at once.
@@ -96,6 +98,15 @@ pub async fn file(
     match file.as_str() {
         "sheet.js" => Ok(with_type(
             SCRIPT,
+            "text/javascript; charset=utf-8",
+            Some("default-src 'none'"),
+        )),
+        "drawings.js" | "tables.js" => Ok(with_type(
+            if file == "tables.js" {
+                TABLES
+            } else {
+                DRAWINGS
+            },
             "text/javascript; charset=utf-8",
             Some("default-src 'none'"),
         )),

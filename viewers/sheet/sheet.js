@@ -63,8 +63,10 @@
   // Geometry of one sheet: column lefts as a prefix array, rows as default height plus
   // sparse exceptions (custom heights, hidden rows) with prefix sums of their deltas.
   function makeGeometry() {
-    var nCols = Math.min(MAX_COLS, Math.max(sh.colCount + 4, 26));
-    var nRows = Math.min(MAX_ROWS, Math.max(sh.rowCount + 20, 100));
+    // Drawings past the used range (drawings.js) widen the grid so they can be reached.
+    var reach = window.previewdDrawings ? window.previewdDrawings.extent(sh) : { rows: 0, cols: 0 };
+    var nCols = Math.min(MAX_COLS, Math.max(sh.colCount + 4, 26, reach.cols));
+    var nRows = Math.min(MAX_ROWS, Math.max(sh.rowCount + 20, 100, reach.rows));
     var widths = new Float64Array(nCols);
     for (var c = 0; c < nCols; c++) widths[c] = sh.defaultColWidth;
     sh.columns.forEach(function (r) {
@@ -205,7 +207,9 @@
     var merge = mergeAt(r, c);
     if (merge && (merge.r0 !== r || merge.c0 !== c)) return;
     var note = notesByCell.get(r + ":" + c);
-    if (!cell && !merge && !note) return;
+    // Table styles (tables.js), which also fill a table's empty cells.
+    var tcss = window.previewdTables ? window.previewdTables.css(sh, meta.styles, r, c, cell ? cell.s : 0) : "";
+    if (!cell && !merge && !note && !tcss) return;
     var style = cell ? meta.styles[cell.s] || {} : {};
     var x = geo.colX[c], y = rowY(geo, r);
     var w = merge ? geo.colX[Math.min(merge.c1 + 1, geo.nCols)] - x : geo.colX[c + 1] - x;
@@ -221,9 +225,11 @@
     if (note) { d.classList.add("note"); d.title = note; }
     if (cell && hitAt >= 0 && hits[hitAt] && hits[hitAt][0] === r && hits[hitAt][1] === c) d.classList.add("hit");
     // Unwrapped left-aligned text flows over empty neighbours, as in a spreadsheet.
-    if (cell && cell.t && !merge && !style.wrap && a === "l" && !style.rotation) {
+    // A table's fill stays in its cell, and text does not flow into a table's cells.
+    var inTable = function (cc) { return window.previewdTables && window.previewdTables.css(sh, meta.styles, r, cc, 0); };
+    if (cell && cell.t && !merge && !style.wrap && a === "l" && !style.rotation && tcss.indexOf("background") < 0) {
       var end = c + 1;
-      while (end < lastCol && end < c + 20 && !cellAt(r, end) && !mergeAt(r, end)) end++;
+      while (end < lastCol && end < c + 20 && !cellAt(r, end) && !mergeAt(r, end) && !inTable(end)) end++;
       w = geo.colX[end] - x;
     }
     // A left or top border is drawn over the neighbour's right or bottom one, so that
@@ -232,6 +238,7 @@
     if (style.edgeT) { y -= 1; h += 1; }
     place(d, x - ox, y - oy, w, h);
     if (style.indent) d.style.paddingLeft = (3 + 9 * style.indent) + "px";
+    if (tcss) d.style.cssText += ";" + tcss;
     if (cell && cell.k) d.style.color = cell.k;
     // Conditional formatting, measured by the server: CSS of the matching rules, a data
     // bar behind the value, an icon at the left edge.
@@ -315,16 +322,8 @@
         }
       });
     });
-    sh.drawings.forEach(function (dr) {
-      var x0 = geo.colX[Math.min(dr.rect.c0, geo.nCols)], x1 = geo.colX[Math.min(dr.rect.c1 + 1, geo.nCols)];
-      var y0 = rowY(geo, dr.rect.r0), y1 = rowY(geo, dr.rect.r1 + 1);
-      if (x1 < ox || x0 > ox + w || y1 < oy || y0 > oy + h) return;
-      var box = el("div", "drawing", pane);
-      place(box, x0 - ox, y0 - oy, x1 - x0, y1 - y0);
-      box.textContent = dr.kind === "chart"
-        ? "Chart: " + (dr.title || "untitled") + " (charts are not drawn yet)"
-        : "Picture: " + (dr.title || "untitled");
-    });
+    // Charts and pictures over the cells (drawings.js).
+    if (window.previewdDrawings) window.previewdDrawings.draw(pane, si, sh, ox, oy, w, h, x + "," + y);
     if (sel.r >= 0) {
       var sm = mergeAt(sel.r, sel.c);
       var sr0 = sm ? sm.r0 : sel.r, sc0 = sm ? sm.c0 : sel.c, sr1 = sm ? sm.r1 : sel.r, sc1 = sm ? sm.c1 : sel.c;
@@ -341,6 +340,11 @@
     view.style.height = H + "px";
     view.className = "view" + (sh.gridlines ? "" : " no-grid");
     view.textContent = "";
+    if (sh.chartSheet && window.previewdDrawings) {
+      window.previewdDrawings.chartSheet(view, si, sh, W, H);
+      document.body.dataset.ready = "1";
+      return;
+    }
     var fr = frozenRows(), fc = frozenCols();
     var fH = rowY(geo, fr), fW = geo.colX[fc];
     var vy = scroller.scrollTop * geo.scale, vx = scroller.scrollLeft;
@@ -531,9 +535,8 @@
         " not shown: " + (sh.conditionalSkipped === 1 ? "its condition is a formula or it covers" : "their conditions are formulas or they cover") +
         " too many cells.");
     }
-    if (sh.drawings.some(function (d) { return d.kind === "chart"; })) {
-      add("Charts are shown as labelled boxes: the chart engine is not built yet.");
-    }
+    var undrawn = sh.drawings.filter(function (d) { return d.kind === "chart" && !d.drawn; }).length;
+    if (undrawn) add(undrawn + (undrawn === 1 ? " chart is" : " charts are") + " shown as labelled boxes: no cached values or a chart type previewd does not draw.");
   }
 
   function buildTabs() {

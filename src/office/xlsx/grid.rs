@@ -98,6 +98,8 @@ impl Serialize for SheetMeta<'_> {
         m.serialize_entry("links", &sh.links)?;
         m.serialize_entry("comments", &sh.comments)?;
         m.serialize_entry("drawings", &sh.drawings)?;
+        m.serialize_entry("chartSheet", &sh.chart_sheet)?;
+        m.serialize_entry("tables", &sh.tables)?;
         m.serialize_entry("headerRow", &sh.header_row)?;
         m.serialize_entry("truncatedAt", &sh.truncated_at)?;
         m.serialize_entry("conditionalSkipped", &sh.conditional_skipped)?;
@@ -364,6 +366,17 @@ pub const TABLE_CSS: &str = include_str!("../../../viewers/sheet/table.css");
 /// A standalone page: each visible sheet as an HTML table of its first `max_rows` rows,
 /// styled like the workbook, with a note where a sheet was cut. No script.
 pub fn standalone_html(book: &Workbook, title: &str, max_rows: u32) -> String {
+    standalone_html_with(book, title, max_rows, &std::collections::HashMap::new())
+}
+
+/// [`standalone_html`] with the pictures of the sheets as URLs by part (`data:` URLs in
+/// a file written by the command line); charts are drawn inline as SVG.
+pub fn standalone_html_with(
+    book: &Workbook,
+    title: &str,
+    max_rows: u32,
+    media_urls: &std::collections::HashMap<String, String>,
+) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let _ = write!(
         out,
@@ -407,20 +420,7 @@ pub fn standalone_html(book: &Workbook, title: &str, max_rows: u32) -> String {
                 at + 1
             );
         }
-        for d in &sh.drawings {
-            let _ = write!(
-                out,
-                "<p class=\"note\">{} at {}{}: {}</p>",
-                if d.kind == "chart" {
-                    "Chart (not drawn yet)"
-                } else {
-                    "Picture"
-                },
-                column_name(d.rect.c0),
-                d.rect.r0 + 1,
-                escape(d.title.as_deref().unwrap_or("untitled"))
-            );
-        }
+        super::drawing::standalone_figures(sh, media_urls, &mut out);
         out.push_str("</section>");
     }
     out.push_str("</body></html>");
@@ -494,7 +494,11 @@ fn render_table(book: &Workbook, sh: &Sheet, max_rows: u32, out: &mut String) {
                     m.c1 - m.c0 + 1
                 );
             }
+            let table = super::tables::cell_css(book, sh, r, c, cell.map_or(0, |x| x.style));
             let Some(cell) = cell else {
+                if let Some(css) = &table {
+                    let _ = write!(attrs, " style=\"{}\"", escape(css));
+                }
                 let _ = write!(out, "<td{attrs}></td>");
                 continue;
             };
@@ -507,7 +511,7 @@ fn render_table(book: &Workbook, sh: &Sheet, max_rows: u32, out: &mut String) {
             let wrap = if f.wrap { " wrap" } else { "" };
             let _ = write!(out, "<td class=\"s{} a{align}{wrap}\"{attrs}", cell.style);
             let cf = cond::apply(book, sh, r, cell).unwrap_or_default();
-            let mut style = String::new();
+            let mut style = table.unwrap_or_default();
             if let Some(color) = d.color {
                 let _ = write!(style, "color:#{:06x};", color.0);
             }

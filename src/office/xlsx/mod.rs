@@ -32,10 +32,12 @@
 //! [`OfficeLimits`]: crate::office::OfficeLimits
 
 pub mod cond;
+pub mod drawing;
 pub mod grid;
 pub mod model;
 pub mod numfmt;
 pub mod style;
+pub mod tables;
 
 mod parse;
 mod stream;

@@ -179,18 +179,37 @@ pub struct Comment {
     pub text: String,
 }
 
-/// Something drawn over the grid (a chart or a picture), anchored to cells. Charts are
-/// shown as a labelled box: the chart engine (issue #14) is not built yet.
+/// Something drawn over the grid (a chart or a picture), anchored to cells
+/// ([`super::drawing`] reads them).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Drawing {
-    /// `chart` or `picture` (or `shape`).
+    /// `chart` or `picture`.
     pub kind: &'static str,
     /// The cells it covers, from its anchor.
     pub rect: Rect,
     /// The chart's title or the picture's description.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// Where it is drawn, `[x, y, width, height]` in pixels of the sheet as the grid lays
+    /// it out (column widths and row heights from the top-left corner of `A1`).
+    #[serde(rename = "box")]
+    pub bounds: [f32; 4],
+    /// The picture's media part, served by the snapshot's `media/{part}` route, when a
+    /// browser can show it (EMF and WMF pictures are served converted to SVG).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub media: Option<String>,
+    /// Whether the chart engine draws the chart (`grid/chart/{sheet}/{n}`); when not,
+    /// the viewer shows a labelled box.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub drawn: bool,
+    /// The chart's area is painted white with a thin line, as Excel does unless the chart
+    /// says it has no fill.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub opaque: bool,
+    /// The chart, read from its part with its cached values.
+    #[serde(skip)]
+    pub chart: Option<Box<crate::office::chart::Chart>>,
 }
 
 /// Whether a sheet's tab is shown.
@@ -254,6 +273,10 @@ pub struct Sheet {
     pub conditional: Vec<super::cond::Rule>,
     /// How many of those previewd does not apply (their conditions are formulas).
     pub conditional_skipped: u32,
+    /// A chart sheet: its one chart fills the tab, there are no cells.
+    pub chart_sheet: bool,
+    /// Tables (`xl/tables/`) with their styles resolved ([`super::tables`]).
+    pub tables: Vec<super::tables::Table>,
 }
 
 impl Sheet {
@@ -283,6 +306,8 @@ impl Sheet {
             truncated_at: None,
             conditional: Vec::new(),
             conditional_skipped: 0,
+            chart_sheet: false,
+            tables: Vec::new(),
         }
     }
 
@@ -422,6 +447,22 @@ impl Workbook {
             .binary_search_by_key(&i, |r| r.index)
             .ok()
             .map(|k| self.rich[k].runs.as_slice())
+    }
+
+    /// The picture parts the sheets show (each once), for the media route.
+    pub fn pictures(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for p in self
+            .sheets
+            .iter()
+            .flat_map(|s| &s.drawings)
+            .filter_map(|d| d.media.as_deref())
+        {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
     }
 
     /// The index of the sheet named `name` (ignoring ASCII case, as spreadsheets do).

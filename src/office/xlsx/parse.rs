@@ -5,12 +5,14 @@
 use std::collections::HashMap;
 
 use super::cond;
+use super::drawing;
 use super::model::{
-    parse_cell_ref, parse_range, Cell, CellKind, ColumnRange, Comment, Drawing, Hyperlink,
-    LinkTarget, Rect, RichText, Row, Sheet, TextPool, Visibility, Workbook,
+    parse_cell_ref, parse_range, Cell, CellKind, ColumnRange, Comment, Hyperlink, LinkTarget, Rect,
+    RichText, Row, Sheet, TextPool, Visibility, Workbook,
 };
 use super::stream::{self, Ev, Start};
 use super::style::{color_from_attrs, Styles, ThemeColors};
+use super::tables;
 use crate::office::ns::rel_type;
 use crate::office::xml::Element;
 use crate::office::{
@@ -19,16 +21,13 @@ use crate::office::{
 };
 
 /// The last row and column a worksheet can have (1,048,576 × 16,384).
-const MAX_ROWS: u32 = 1 << 20;
-const MAX_COLS: u32 = 1 << 14;
+pub(super) const MAX_ROWS: u32 = 1 << 20;
+pub(super) const MAX_COLS: u32 = 1 << 14;
 
 const REL_WORKSHEET: &str =
     "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet";
 const REL_SHARED_STRINGS: &str =
     "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings";
-const REL_DRAWING: &str =
-    "http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing";
-const REL_CHART: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart";
 
 fn limit(reason: String) -> OfficeError {
     OfficeError::new(OfficeErrorKind::SheetLimit, reason)
@@ -123,6 +122,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Workbook> {
     };
     // Internal hyperlinks name sheets; they are resolved once every sheet is known.
     let mut pending_links: Vec<(usize, Rect, String)> = Vec::new();
+    let mut media = crate::office::media::MediaCatalog::default();
     for el in sheet_list {
         let name = el.attr_local("name").unwrap_or("Sheet").to_owned();
         let visibility = match el.attr_local("state") {
@@ -130,16 +130,25 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Workbook> {
             Some("veryHidden") => Visibility::VeryHidden,
             _ => Visibility::Visible,
         };
-        let target = el
-            .attr(Ns::R, "id")
-            .and_then(|id| rels.get(id))
+        let rel = el.attr(Ns::R, "id").and_then(|id| rels.get(id));
+        if let Some(RelTarget::Part(p)) = rel
+            .filter(|r| r.rel_type == drawing::REL_CHARTSHEET)
+            .map(|r| &r.target)
+        {
+            let mut sheet = Sheet::new(name);
+            sheet.visibility = visibility;
+            drawing::read_chart_sheet(package, p, &theme, &mut media, &mut sheet)?;
+            book.sheets.push(sheet);
+            continue;
+        }
+        let target = rel
             .filter(|r| r.rel_type == REL_WORKSHEET)
             .and_then(|r| match &r.target {
                 RelTarget::Part(p) => Some(p.clone()),
                 _ => None,
             });
         let Some(part) = target.filter(|p| package.has_part(p)) else {
-            // Chart sheets, dialog sheets and missing parts: a tab without cells.
+            // Dialog sheets, macro sheets and missing parts: a tab without cells.
             let mut sheet = Sheet::new(name);
             sheet.visibility = visibility;
             book.warnings.push(format!(
@@ -176,11 +185,13 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Workbook> {
             }
         }
         read_comments(package, &sheet_rels, &mut sheet);
+        sheet.tables = tables::read(package, &sheet_rels, &book.styles.table_styles, &theme);
         if let Some(id) = drawing_id {
-            read_drawings(package, &sheet_rels, &id, &mut sheet);
+            drawing::read(package, &sheet_rels, &id, &theme, &mut media, &mut sheet)?;
         }
         book.sheets.push(sheet);
     }
+    drawing::keep_displayable(&mut book.sheets, media);
     for (index, rect, location) in pending_links {
         if let Some(target) = internal_target(&book, index, &location) {
             book.sheets[index].links.push(Hyperlink { rect, target });
@@ -1020,103 +1031,6 @@ fn read_comments(package: &OfficePackage<'_>, rels: &Relationships, sheet: &mut 
             text,
         });
     }
-}
-
-fn anchor_rect(anchor: Element<'_>) -> Option<Rect> {
-    let point = |name: &str| -> Option<(u32, u32)> {
-        let p = anchor.child(Ns::Xdr, name)?;
-        let n = |k: &str| {
-            p.child(Ns::Xdr, k)
-                .and_then(|e| e.text().trim().parse::<u32>().ok())
-        };
-        Some((n("row")?, n("col")?))
-    };
-    let (r0, c0) = point("from")?;
-    let (r1, c1) = point("to").unwrap_or((r0 + 15, c0 + 7));
-    Some(Rect {
-        r0,
-        c0,
-        r1: r1.max(r0),
-        c1: c1.max(c0),
-    })
-}
-
-fn read_drawings(package: &OfficePackage<'_>, rels: &Relationships, id: &str, sheet: &mut Sheet) {
-    let Some(RelTarget::Part(part)) = rels
-        .get(id)
-        .filter(|r| r.rel_type == REL_DRAWING)
-        .map(|r| &r.target)
-    else {
-        return;
-    };
-    let Ok(doc) = package.read_xml(part, &[Ns::C]) else {
-        return;
-    };
-    let drawing_rels = package.relationships(part).unwrap_or_default();
-    for anchor in doc.root().elements() {
-        if !matches!(anchor.name(), "twoCellAnchor" | "oneCellAnchor") {
-            continue;
-        }
-        let Some(rect) = anchor_rect(anchor) else {
-            continue;
-        };
-        if let Some(chart) = anchor.find(Ns::C, "chart") {
-            let title = chart
-                .attr(Ns::R, "id")
-                .and_then(|id| drawing_rels.get(id))
-                .filter(|r| r.rel_type == REL_CHART)
-                .and_then(|r| match &r.target {
-                    RelTarget::Part(p) => Some(p.clone()),
-                    _ => None,
-                })
-                .and_then(|p| chart_title(package, &p));
-            sheet.drawings.push(Drawing {
-                kind: "chart",
-                rect,
-                title,
-            });
-        } else if let Some(pic) = anchor.child(Ns::Xdr, "pic") {
-            let title = pic
-                .find(Ns::Xdr, "cNvPr")
-                .and_then(|p| p.attr_local("descr").or(p.attr_local("name")))
-                .map(str::to_owned)
-                .filter(|t| !t.is_empty());
-            sheet.drawings.push(Drawing {
-                kind: "picture",
-                rect,
-                title,
-            });
-        }
-        if sheet.drawings.len() >= 1_000 {
-            break;
-        }
-    }
-}
-
-/// A chart's title text, or its kind (`Bar chart`) when it has none.
-fn chart_title(package: &OfficePackage<'_>, part: &str) -> Option<String> {
-    let doc = package.read_xml(part, &[]).ok()?;
-    let chart = doc.root().child(Ns::C, "chart")?;
-    if let Some(title) = chart.child(Ns::C, "title") {
-        let text: String = title
-            .descendants()
-            .filter(|e| e.is(Ns::A, "t"))
-            .map(|e| e.text().into_owned())
-            .collect();
-        if !text.trim().is_empty() {
-            return Some(text);
-        }
-    }
-    let kind = chart
-        .child(Ns::C, "plotArea")?
-        .elements()
-        .find(|e| e.name().ends_with("Chart"))?
-        .name()
-        .trim_end_matches("Chart")
-        .to_owned();
-    let mut k = kind.chars();
-    let first = k.next()?.to_uppercase().collect::<String>();
-    Some(format!("{first}{} chart", k.as_str()))
 }
 
 #[cfg(test)]

@@ -321,6 +321,22 @@ fn fill_css(fill: Element<'_>, theme: &ThemeColors) -> String {
     }
 }
 
+/// A SpreadsheetML border style as a CSS width in pixels and line style; `None` for
+/// `none`.
+pub fn border_line(style: &str) -> Option<(u32, &'static str)> {
+    Some(match style {
+        "none" => return None,
+        "thin" => (1, "solid"),
+        "hair" | "dotted" => (1, "dotted"),
+        "dashed" | "dashDot" | "dashDotDot" => (1, "dashed"),
+        "medium" => (2, "solid"),
+        "mediumDashed" | "mediumDashDot" | "mediumDashDotDot" | "slantDashDot" => (2, "dashed"),
+        "thick" => (3, "solid"),
+        "double" => (3, "double"),
+        _ => (1, "solid"),
+    })
+}
+
 fn border_css(border: Element<'_>, theme: &ThemeColors) -> String {
     let mut css = String::new();
     for side in ["left", "right", "top", "bottom"] {
@@ -330,17 +346,8 @@ fn border_css(border: Element<'_>, theme: &ThemeColors) -> String {
         let Some(style) = el.attr_local("style") else {
             continue;
         };
-        let (width, line) = match style {
-            "none" => continue,
-            "thin" => (1, "solid"),
-            "hair" => (1, "dotted"),
-            "dotted" => (1, "dotted"),
-            "dashed" | "dashDot" | "dashDotDot" => (1, "dashed"),
-            "medium" => (2, "solid"),
-            "mediumDashed" | "mediumDashDot" | "mediumDashDotDot" | "slantDashDot" => (2, "dashed"),
-            "thick" => (3, "solid"),
-            "double" => (3, "double"),
-            _ => (1, "solid"),
+        let Some((width, line)) = border_line(style) else {
+            continue;
         };
         let color = el
             .child(Ns::Sml, "color")
@@ -391,6 +398,8 @@ pub struct Styles {
     pub formats: Vec<NumberFormat>,
     /// Differential formats of conditional formatting, as CSS, by `dxfId`.
     pub dxfs: Vec<String>,
+    /// The workbook's own table styles (`tableStyles`).
+    pub table_styles: super::tables::CustomStyles,
 }
 
 impl Styles {
@@ -403,6 +412,7 @@ impl Styles {
             }],
             formats: vec![NumberFormat::parse("General")],
             dxfs: Vec::new(),
+            table_styles: Default::default(),
         }
     }
 
@@ -536,13 +546,16 @@ impl Styles {
             .into_iter()
             .map(|d| dxf_css(d, theme))
             .collect();
+        let table_styles = super::tables::CustomStyles::from_styles(root, theme);
         if styles.cell_formats.is_empty() {
             return Ok(Styles {
                 dxfs,
+                table_styles,
                 ..Styles::plain()
             });
         }
         styles.dxfs = dxfs;
+        styles.table_styles = table_styles;
         // Cells name their style with a 16-bit index in the model.
         styles.cell_formats.truncate(usize::from(u16::MAX));
         Ok(styles)
