@@ -3,8 +3,9 @@
 #
 #   benches/sheet_first_screen.sh [RUNS=5]
 #
-# Writes two tables into a scratch workspace (1,000,000 rows x 3, about 27 MiB, and a
-# 100 MiB one of 4 columns; the first column is the row number), starts the release
+# Writes three tables into a scratch workspace (1,000,000 rows x 3, about 27 MiB, a
+# 100 MiB one of 4 columns, and a 1,000,000 x 3 workbook; the first column is the row
+# number), starts the release
 # `previewd serve` on it, then for each table:
 #   - curl, RUNS times: `POST /api/v1/previews` -> the first block (`grid/`, `meta.json`,
 #     `grid/rows/0/0`), each request timed, the sum printed; the table is read whole before
@@ -13,7 +14,9 @@
 #     (scroll -> painted).
 # PREVIEWD (default target/release/previewd; CARGO_TARGET_DIR honoured), NODE_PATH (a
 # node_modules with playwright-core; installed into $WORK/node when unset), WORK (scratch,
-# default /tmp/sheet-first-screen). The load average is printed before and after.
+# default /tmp/sheet-first-screen), FILES (the tables, default all three), TRACE_DIR (Chrome
+# traces of the first two opens of each table). The load average is printed before and
+# after.
 set -euo pipefail
 RUNS=${1:-5}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +59,28 @@ cities = ["Berlin", "Lyon", "Osaka", "Quito", "Perth", "Accra"]
 write("big100.csv", "id,city,amount,note\n",
       lambda i: f"{i},{cities[i % 6]},{(i * 37 % 10007) / 7:.4f},row {i} note text\n",
       lambda i, size: size >= 100 * 1024 * 1024)
+# A workbook of 1,000,000 rows x 3 like million.csv: a header row, then row n holds n - 1.
+path = os.path.join(ws, "million.xlsx")
+if not os.path.exists(path):
+    import zipfile
+    ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    parts = {
+        "[Content_Types].xml": '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+        "_rels/.rels": f'<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="{rel}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        "xl/workbook.xml": f'<?xml version="1.0"?><workbook {ns} xmlns:r="{rel}"><sheets><sheet name="million" sheetId="1" r:id="r1"/></sheets></workbook>',
+        "xl/_rels/workbook.xml.rels": f'<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="{rel}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="r2" Type="{rel}/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        "xl/sharedStrings.xml": f'<?xml version="1.0"?><sst {ns}><si><t>id</t></si><si><t>name</t></si><si><t>value</t></si></sst>',
+    }
+    rows = [f'<?xml version="1.0"?><worksheet {ns}><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c></row>']
+    for n in range(2, 1_000_001):
+        i = n - 1
+        rows.append(f'<row r="{n}"><c r="A{n}"><v>{i}</v></c><c r="B{n}" t="inlineStr"><is><t>item-{i * 7919 % 100003}</t></is></c><c r="C{n}"><v>{(i * 37 % 10007) / 7:.4f}</v></c></row>')
+    rows.append("</sheetData></worksheet>")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, text in parts.items():
+            z.writestr(name, text)
+        z.writestr("xl/worksheets/sheet1.xml", "".join(rows))
 EOF
 
 "$PREVIEWD" serve --workspace "$WORK/ws" --listen 127.0.0.1:$PORT >"$WORK/serve.log" 2>&1 &
@@ -71,7 +96,7 @@ until_complete() {
     done
 }
 
-for f in million.csv big100.csv; do
+for f in ${FILES:-million.csv big100.csv million.xlsx}; do
     echo "== $f ($(stat -c %s "$WORK/ws/$f") bytes), curl"
     for run in $(seq "$RUNS"); do
         t=$(curl -sf -o "$WORK/snap.json" -w '%{time_total}' -X POST $BASE/api/v1/previews \

@@ -87,6 +87,10 @@ pub struct Limits {
     /// once the first rows are in, and the grid grows as the rest arrives (its SHA-256 is
     /// known only at the end). Smaller ones are read whole first.
     pub csv_stream_bytes: u64,
+    /// XLSX and XLSM workbooks larger than this (compressed) are read in the background
+    /// the same way: the preview answers once the first rows of the first visible sheet
+    /// are in, and that sheet grows as the rest is parsed. Smaller ones are parsed whole.
+    pub xlsx_stream_bytes: u64,
     /// PDF files.
     pub pdf_bytes: u64,
     /// Images.
@@ -119,6 +123,7 @@ impl Default for Limits {
             office_bytes: 20 * MIB,
             csv_bytes: 128 * MIB,
             csv_stream_bytes: 4 * MIB,
+            xlsx_stream_bytes: MIB,
             pdf_bytes: 50 * MIB,
             image_bytes: 50 * MIB,
             asset_bytes: 20 * MIB,

@@ -1,9 +1,11 @@
 //! The grid viewer in real Chromium: a 1,000,000-row table generated here opens, scrolls
-//! to row 900,000 and keeps only the cells on screen in the page.
+//! to row 900,000 and keeps only the cells on screen in the page; so does a 1,000,000-row
+//! workbook, read in the background.
 
 mod common;
 
 use common::browser::{eval, wait_for, TestBrowser};
+use common::xlsx::workbook;
 use common::{ids, start};
 
 #[tokio::test]
@@ -96,5 +98,100 @@ async fn a_million_row_sheet_opens_and_scrolls_with_few_cells_in_the_page() {
         eval(&page, "document.getElementById('cell-value').textContent").await,
         "706.00"
     );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_million_row_workbook_streams_opens_and_scrolls_with_few_cells_in_the_page() {
+    // One column, generated here: row i holds 3·i, so the value shown proves the row.
+    // 1,000,000 rows are ~40 MiB of sheet XML, ~3 MiB zipped: under the default limits
+    // (`office_bytes`, `max_part_bytes`, the compression ratio), which are not raised.
+    let server = start(|c| c.work.deadline_ms = 120_000).await;
+    let mut rows = String::with_capacity(45 * 1_000_000);
+    for i in 1..=1_000_000u64 {
+        rows.push_str(&format!(
+            r#"<row r="{i}"><c r="A{i}"><v>{}</v></c></row>"#,
+            3 * i
+        ));
+    }
+    let book = workbook(&[("Big", &rows, "")], None, None, "");
+    drop(rows);
+    assert!(
+        book.len() > 1 << 20,
+        "over xlsx_stream_bytes: {}",
+        book.len()
+    );
+    server.write("million.xlsx", &book);
+    drop(book);
+    let snap = server.preview_ok("million.xlsx").await;
+    // Answered once the first rows were parsed, before the file's digest is given.
+    assert!(snap["sha256"].is_null(), "{snap}");
+    let (id, token) = ids(&snap);
+    let url = format!("{}/p/{id}/{token}/grid/", server.base);
+
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&url).await;
+    wait_for(
+        &page,
+        "document.body.dataset.ready === '1' && Array.from(document.querySelectorAll('.cell')).some(c => c.textContent === '3')",
+    )
+    .await;
+    // The sheet's tab is there while it is read.
+    assert_eq!(
+        eval(&page, "document.querySelector('#tabs button').textContent").await,
+        "Big"
+    );
+
+    // Row 900,000 (index 899,999) may not be parsed yet: the grid goes there once it is.
+    eval(&page, "window.previewdSheet.scrollToRow(899999)").await;
+    let there = "document.body.dataset.firstRow === '899999' && Array.from(document.querySelectorAll('.cell')).some(c => c.textContent === '2700000')";
+    let complete = "document.body.dataset.complete === '1'";
+    for expression in [there, complete] {
+        for _ in 0..2400 {
+            if eval(&page, expression).await == true {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(eval(&page, expression).await, true, "{expression}");
+    }
+    assert_eq!(
+        eval(&page, "document.body.dataset.firstRow").await,
+        "899999",
+        "the scroll stayed"
+    );
+    assert_eq!(
+        eval(&page, "Array.from(document.querySelectorAll('.rowhead')).some(h => h.textContent === '900000')").await,
+        true
+    );
+    let cells = eval(&page, "document.querySelectorAll('.cell').length")
+        .await
+        .as_u64()
+        .unwrap();
+    let all = eval(&page, "document.getElementsByTagName('*').length")
+        .await
+        .as_u64()
+        .unwrap();
+    assert!(cells > 20 && cells < 3000, "{cells} cells in the page");
+    assert!(all < 6000, "{all} elements in the page");
+    eval(&page, "window.previewdSheet.select(899999, 0)").await;
+    wait_for(
+        &page,
+        "document.getElementById('cell-ref').textContent === 'A900000'",
+    )
+    .await;
+    assert_eq!(
+        eval(&page, "document.getElementById('cell-value').textContent").await,
+        "2700000"
+    );
+    // Once read whole, the snapshot has the file's digest, as a whole parse would.
+    let meta: serde_json::Value = server
+        .get(&format!("/p/{id}/{token}/grid/meta.json"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(meta["rowsKnown"], 1_000_000);
+    assert!(meta["sha256"].is_string(), "{}", meta["sha256"]);
     browser.close().await;
 }

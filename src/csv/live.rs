@@ -30,14 +30,26 @@
 //! pieces grow geometrically). At most [`MAX_LOADS`] tables load at once; past that a
 //! preview is read whole, as small ones are. The thread holds the table weakly: when the
 //! snapshot is evicted, the load stops at its next piece.
+//!
+//! # Sharing the two cores
+//!
+//! The reading thread runs at a lower CPU priority (nice 10) than the service's other
+//! threads: while it reads the rest of a file, the requests of the first screen (the
+//! shell, the grid, `meta.json`, row blocks) and the browser that paints them come first,
+//! and the read still takes every cycle nobody else wants. Its write lock is handed over
+//! fairly between batches, so a waiting reader gets in after at most one batch.
+//!
+//! The same table, lock and progress serve workbooks ([`crate::office::xlsx::live`]):
+//! [`LiveTable::spawn`] runs any loader on such a thread.
 
 use std::fs::File;
 use std::io::Read;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use encoding_rs::{CoderResult, Decoder, Encoding};
+use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
@@ -69,16 +81,28 @@ static LOADING: AtomicUsize = AtomicUsize::new(0);
 /// How far a load has come.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Progress {
-    /// Records read into rows so far (row numbers below this are final).
+    /// The sheet whose rows are being read (a CSV table's only one; the first visible
+    /// sheet of a workbook). Other sheets are whole once the table lists them.
+    pub sheet: usize,
+    /// Rows of that sheet read so far (row numbers below this are final).
     pub rows: u32,
     /// Bytes read so far.
     pub bytes_read: u64,
-    /// No more rows will come (the file is read, or a limit stopped the table).
+    /// No more rows will come to that sheet (the file is read, or a limit stopped the
+    /// table).
     pub indexed: bool,
     /// The load has ended: bytes and digest are known, or it failed.
     pub complete: bool,
     /// The file could not be read to its end (too large by then, or a read error).
     pub failed: bool,
+}
+
+/// How a load ended.
+pub enum Outcome {
+    /// The whole file was read: its bytes and digest.
+    Read(Loaded),
+    /// It could not be read to its end (the rows before are kept, with a warning).
+    Failed(Error),
 }
 
 /// The file's bytes and digest, once the whole file is read.
@@ -138,13 +162,34 @@ impl LiveTable {
         name: &str,
         limits: &OfficeLimits,
     ) -> Option<Arc<LiveTable>> {
+        let job = Job {
+            file,
+            size,
+            limit,
+            tsv: is_tsv(name),
+            limits: limits.clone(),
+        };
+        Self::spawn(size, empty_book(name), "csv-load", move |table| {
+            job.run(table)
+        })
+    }
+
+    /// Runs `load` on a thread of its own (at a lower priority), on a table that starts as
+    /// `book`; `None` when [`MAX_LOADS`] tables are loading already. `load` holds the table
+    /// weakly (it should stop when nobody else holds it) and says how the load ended.
+    pub fn spawn(
+        size: u64,
+        book: Workbook,
+        thread: &str,
+        load: impl FnOnce(&Weak<LiveTable>) -> Outcome + Send + 'static,
+    ) -> Option<Arc<LiveTable>> {
         if LOADING.fetch_add(1, Ordering::SeqCst) >= MAX_LOADS {
             LOADING.fetch_sub(1, Ordering::SeqCst);
             return None;
         }
         let slot = Slot;
         let table = Arc::new(LiveTable {
-            book: RwLock::new(empty_book(name)),
+            book: RwLock::new(book),
             progress: watch::Sender::new(Progress::default()),
             loaded: OnceLock::new(),
             error: Mutex::new(None),
@@ -153,18 +198,12 @@ impl LiveTable {
             size,
         });
         let weak = Arc::downgrade(&table);
-        let job = Job {
-            file,
-            size,
-            limit,
-            tsv: is_tsv(name),
-            limits: limits.clone(),
-        };
         let spawned = std::thread::Builder::new()
-            .name("csv-load".into())
+            .name(thread.into())
             .spawn(move || {
                 let _slot = slot;
-                let (outcome, heap) = crate::preview::heap::measure(|| job.run(&weak));
+                lower_priority();
+                let (outcome, heap) = crate::preview::heap::measure(|| load(&weak));
                 if let Some(table) = weak.upgrade() {
                     table.heap.store(heap, Ordering::Relaxed);
                     table.end(outcome);
@@ -179,7 +218,18 @@ impl LiveTable {
 
     /// The table as read so far (held briefly: the load waits for it between pieces).
     pub fn book(&self) -> RwLockReadGuard<'_, Workbook> {
-        self.book.read().unwrap_or_else(|p| p.into_inner())
+        self.book.read()
+    }
+
+    /// The table, for its loader to write (readers wait meanwhile: hold it for a batch,
+    /// or hand it over with [`RwLockWriteGuard::bump`]).
+    pub fn write(&self) -> RwLockWriteGuard<'_, Workbook> {
+        self.book.write()
+    }
+
+    /// Lets the loader say how far it has come (waiting readers are woken).
+    pub fn report(&self, update: impl FnOnce(&mut Progress)) {
+        self.progress.send_modify(update);
     }
 
     /// How far the load has come.
@@ -266,11 +316,6 @@ impl LiveTable {
     }
 }
 
-enum Outcome {
-    Read(Loaded),
-    Failed(Error),
-}
-
 struct Job {
     file: File,
     size: u64,
@@ -326,7 +371,7 @@ impl Job {
             };
             self.piece(&live, &mut r, eof);
             if eof {
-                let mut book = live.book.write().unwrap_or_else(|p| p.into_inner());
+                let mut book = live.book.write();
                 let enc = r.decoder.as_ref().map_or("UTF-8", |(_, e)| e.name());
                 if let Some(b) = r.builder.as_mut() {
                     b.finish(&mut book, enc, self.tsv);
@@ -374,14 +419,16 @@ impl Job {
         // block, the meta) waits for a batch at most, never for a whole piece.
         let mut at = 0;
         while !builder.stopped {
-            let mut book = live.book.write().unwrap_or_else(|p| p.into_inner());
+            let mut book = live.book.write();
             let sheet = &mut book.sheets[0];
             let mut n = 0;
             at += records_in(&r.text[at..], builder.delim, eof, |f| {
                 n += 1;
                 builder.record(sheet, f) && n < BATCH
             });
-            drop(book);
+            // Handed over fairly: a reader waiting for the lock gets it before the next
+            // batch, instead of racing this thread for it.
+            RwLockWriteGuard::unlock_fair(book);
             let (rows, stopped) = (builder.records, builder.stopped);
             live.progress.send_modify(|p| {
                 p.rows = rows;
@@ -403,7 +450,7 @@ impl Job {
 
     fn fail(&self, table: &Weak<LiveTable>, r: &mut Reader, e: Error) -> Outcome {
         if let Some(live) = table.upgrade() {
-            let mut book = live.book.write().unwrap_or_else(|p| p.into_inner());
+            let mut book = live.book.write();
             let enc = r.decoder.as_ref().map_or("UTF-8", |(_, e)| e.name());
             if let Some(b) = r.builder.as_mut() {
                 b.finish(&mut book, enc, self.tsv);
@@ -413,6 +460,16 @@ impl Job {
             );
         }
         Outcome::Failed(e)
+    }
+}
+
+/// Lowers the calling thread's CPU priority to nice 10 (on Linux a thread has its own),
+/// so a background read yields the cores to requests and to the browser painting them.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its integer arguments; `who = 0` is this thread.
+    unsafe {
+        let _ = libc::setpriority(libc::PRIO_PROCESS, 0, 10);
     }
 }
 

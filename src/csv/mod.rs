@@ -15,9 +15,8 @@ use std::borrow::Cow;
 
 use encoding_rs::Encoding;
 
-use crate::office::xlsx::model::{Cell, CellKind, ColumnRange, Row, Sheet, TextPool, Workbook};
-use crate::office::xlsx::style::Styles;
-use crate::office::{CoreProperties, OfficeLimits};
+use crate::office::xlsx::model::{Cell, CellKind, ColumnRange, Row, Sheet, Workbook};
+use crate::office::OfficeLimits;
 
 pub mod live;
 
@@ -342,18 +341,7 @@ fn is_tsv(name: &str) -> bool {
 /// A workbook of one empty sheet named after the file, as a CSV table starts.
 fn empty_book(name: &str) -> Workbook {
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    Workbook {
-        sheets: vec![Sheet::new(stem.chars().take(31).collect())],
-        active: 0,
-        date1904: false,
-        styles: Styles::plain(),
-        shared: TextPool::default(),
-        rich: Vec::new(),
-        has_macros: false,
-        properties: CoreProperties::default(),
-        warnings: Vec::new(),
-        source: "csv",
-    }
+    Workbook::empty(stem.chars().take(31).collect(), "csv")
 }
 
 /// Rows whose field lengths set the column widths (the header guess reads fewer).

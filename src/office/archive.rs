@@ -5,7 +5,7 @@
 //! and stops one chunk past a limit, so a lying header costs at most one chunk.
 
 use super::bytes::{le16, le32, le64};
-use std::io::{Cursor, ErrorKind, Read};
+use std::io::{BufRead, BufReader, Cursor, ErrorKind, Read};
 
 use zip::result::ZipError;
 use zip::ZipArchive;
@@ -77,6 +77,65 @@ pub(crate) struct EntryInfo {
     pub declared: u64,
 }
 
+/// The caps one part is inflated under: per part, what is left of the package budget,
+/// and the compression ratio, checked against the bytes actually produced.
+struct Caps<'a> {
+    part: &'a str,
+    entry: &'a EntryInfo,
+    limits: &'a OfficeLimits,
+    budget_left: u64,
+}
+
+impl Caps<'_> {
+    /// Refuses what the header already admits to, before anything is inflated.
+    fn check_declared(&self) -> OfficeResult<()> {
+        self.check(self.entry.declared)
+    }
+
+    /// Refuses a part once it has produced `out` bytes past a cap.
+    fn check(&self, out: u64) -> OfficeResult<()> {
+        let limits = self.limits;
+        if out > limits.max_part_bytes {
+            return Err(OfficeError::new(
+                OfficeErrorKind::PartTooLarge,
+                format!(
+                    "part {} inflates past the per-part limit of {}",
+                    self.part,
+                    human_bytes(limits.max_part_bytes)
+                ),
+            ));
+        }
+        if out > self.budget_left {
+            return Err(OfficeError::new(
+                OfficeErrorKind::TotalTooLarge,
+                format!(
+                    "the package inflates past the total limit of {}",
+                    human_bytes(limits.max_total_bytes)
+                ),
+            ));
+        }
+        let ratio_breached = out > limits.ratio_threshold_bytes
+            && out
+                > self
+                    .entry
+                    .compressed
+                    .saturating_mul(limits.max_compression_ratio);
+        if ratio_breached {
+            return Err(OfficeError::new(
+                OfficeErrorKind::CompressionRatio,
+                format!(
+                    "part {} has a compression ratio over the limit of {}:1 ({} from {} compressed)",
+                    self.part,
+                    limits.max_compression_ratio,
+                    human_bytes(out),
+                    human_bytes(self.entry.compressed)
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Inflates one entry under the caps.
 ///
 /// `budget_left` is what remains of the package-wide budget; `prefix` stops early (without
@@ -89,56 +148,16 @@ pub(crate) fn inflate(
     budget_left: u64,
     prefix: Option<u64>,
 ) -> OfficeResult<Vec<u8>> {
-    let part_limit = limits.max_part_bytes;
-    let too_large = || {
-        OfficeError::new(
-            OfficeErrorKind::PartTooLarge,
-            format!(
-                "part {part} inflates past the per-part limit of {}",
-                human_bytes(part_limit)
-            ),
-        )
+    let caps = Caps {
+        part,
+        entry,
+        limits,
+        budget_left,
     };
-    let over_budget = || {
-        OfficeError::new(
-            OfficeErrorKind::TotalTooLarge,
-            format!(
-                "the package inflates past the total limit of {}",
-                human_bytes(limits.max_total_bytes)
-            ),
-        )
-    };
-    let ratio_exceeded = |out: u64| {
-        OfficeError::new(
-            OfficeErrorKind::CompressionRatio,
-            format!(
-                "part {part} has a compression ratio over the limit of {}:1 ({} from {} compressed)",
-                limits.max_compression_ratio,
-                human_bytes(out),
-                human_bytes(entry.compressed)
-            ),
-        )
-    };
-    let ratio_breached = |out: u64| {
-        out > limits.ratio_threshold_bytes
-            && out
-                > entry
-                    .compressed
-                    .saturating_mul(limits.max_compression_ratio)
-    };
-
     // Before inflating: refuse what the header already admits to. Only a prefix read is
     // exempt, since it never inflates the whole part.
     if prefix.is_none() {
-        if entry.declared > part_limit {
-            return Err(too_large());
-        }
-        if entry.declared > budget_left {
-            return Err(over_budget());
-        }
-        if ratio_breached(entry.declared) {
-            return Err(ratio_exceeded(entry.declared));
-        }
+        caps.check_declared()?;
     }
 
     // A clone shares the parsed directory; it only copies the cursor.
@@ -149,7 +168,7 @@ pub(crate) fn inflate(
     let want = prefix.unwrap_or(u64::MAX);
     let initial = entry
         .declared
-        .min(part_limit)
+        .min(limits.max_part_bytes)
         .min(want)
         .min(4 * 1024 * 1024);
     let mut out: Vec<u8> = Vec::with_capacity(usize::try_from(initial).unwrap_or(0));
@@ -158,29 +177,91 @@ pub(crate) fn inflate(
         let step = (CHUNK as u64)
             .min(want.saturating_sub(out.len() as u64))
             .max(1);
-        let n = match (&mut file).take(step).read_to_end(&mut out) {
+        match (&mut file).take(step).read_to_end(&mut out) {
             Ok(0) => break,
-            Ok(n) => n,
+            Ok(_) => {}
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => return Err(io_error(part, &e)),
-        };
-        let _ = n;
+        }
         let produced = out.len() as u64;
         if produced >= want {
             out.truncate(usize::try_from(want).unwrap_or(out.len()));
             return Ok(out);
         }
-        if produced > part_limit {
-            return Err(too_large());
-        }
-        if produced > budget_left {
-            return Err(over_budget());
-        }
-        if ratio_breached(produced) {
-            return Err(ratio_exceeded(produced));
-        }
+        caps.check(produced)?;
     }
     Ok(out)
+}
+
+/// Inflates one entry as a stream under the same caps as [`inflate`] (checked on every
+/// read, so a lying header costs at most one buffer past a cap): `read` gets the bytes
+/// through a buffered reader. Returns what `read` returned and the bytes produced.
+pub(crate) fn inflate_stream<T>(
+    archive: &ZipArchive<Cursor<&[u8]>>,
+    part: &str,
+    entry: &EntryInfo,
+    limits: &OfficeLimits,
+    budget_left: u64,
+    read: impl FnOnce(&mut dyn BufRead) -> OfficeResult<T>,
+) -> OfficeResult<(T, u64)> {
+    let caps = Caps {
+        part,
+        entry,
+        limits,
+        budget_left,
+    };
+    caps.check_declared()?;
+    let mut archive = archive.clone();
+    let file = archive
+        .by_index(entry.index)
+        .map_err(|e| read_error(part, e))?;
+    let mut guarded = BufReader::with_capacity(
+        CHUNK,
+        Capped {
+            inner: file,
+            caps: &caps,
+            produced: 0,
+            refused: None,
+        },
+    );
+    let outcome = read(&mut guarded);
+    let capped = guarded.into_inner();
+    // A cap or a damaged stream surfaces to the XML reader as a read error; the refusal
+    // itself is what the caller gets.
+    if let Some(refused) = capped.refused {
+        return Err(refused);
+    }
+    outcome.map(|t| (t, capped.produced))
+}
+
+/// A reader that counts what it produces and fails once a cap is passed.
+struct Capped<'c, R> {
+    inner: R,
+    caps: &'c Caps<'c>,
+    produced: u64,
+    refused: Option<OfficeError>,
+}
+
+impl<R: Read> Read for Capped<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.refused.is_some() {
+            return Err(std::io::Error::other("refused"));
+        }
+        let n = match self.inner.read(buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => return Err(e),
+            Err(e) => {
+                self.refused = Some(io_error(self.caps.part, &e));
+                return Err(std::io::Error::other("refused"));
+            }
+        };
+        self.produced += n as u64;
+        if let Err(refusal) = self.caps.check(self.produced) {
+            self.refused = Some(refusal);
+            return Err(std::io::Error::other("refused"));
+        }
+        Ok(n)
+    }
 }
 
 fn read_error(part: &str, e: ZipError) -> OfficeError {

@@ -12,7 +12,7 @@ use std::io::Cursor;
 
 use zip::ZipArchive;
 
-use super::archive::{declared_entry_count, inflate, open_zip, EntryInfo};
+use super::archive::{declared_entry_count, inflate, inflate_stream, open_zip, EntryInfo};
 use super::cfb::{is_compound_file, refuse_compound_file};
 use super::content_types::ContentTypes;
 use super::core_props::CoreProperties;
@@ -212,6 +212,28 @@ impl<'a> OfficePackage<'a> {
         self.read(part, Some(max_bytes))
     }
 
+    /// Inflates a part as a stream, under the same caps as [`Self::read_part`] (counted
+    /// as it is read), for the parts that grow with the data: `read` gets its bytes.
+    pub fn stream_part<T>(
+        &self,
+        part: &str,
+        read: impl FnOnce(&mut dyn std::io::BufRead) -> OfficeResult<T>,
+    ) -> OfficeResult<T> {
+        let entry = self.entry(part)?;
+        let used = self.inflated.get();
+        let budget_left = self.limits.max_total_bytes.saturating_sub(used);
+        let (out, produced) = inflate_stream(
+            &self.archive,
+            &entry.name,
+            &entry.info,
+            &self.limits,
+            budget_left,
+            read,
+        )?;
+        self.inflated.set(used.saturating_add(produced));
+        Ok(out)
+    }
+
     /// Inflates and parses an XML part. `understood` lists the namespaces whose
     /// `mc:Choice` branches the caller reads (others fall back).
     pub fn read_xml(&self, part: &str, understood: &[Ns]) -> OfficeResult<XmlDoc> {
@@ -309,13 +331,17 @@ impl<'a> OfficePackage<'a> {
         self.parts.get(&folded).and_then(|&i| self.entries.get(i))
     }
 
-    fn read(&self, part: &str, prefix: Option<u64>) -> OfficeResult<Vec<u8>> {
-        let entry = self.lookup(part).ok_or_else(|| {
+    fn entry(&self, part: &str) -> OfficeResult<&PartEntry> {
+        self.lookup(part).ok_or_else(|| {
             OfficeError::new(
                 OfficeErrorKind::MissingPart,
                 format!("part {} is missing", printable(part)),
             )
-        })?;
+        })
+    }
+
+    fn read(&self, part: &str, prefix: Option<u64>) -> OfficeResult<Vec<u8>> {
+        let entry = self.entry(part)?;
         let used = self.inflated.get();
         let budget_left = self.limits.max_total_bytes.saturating_sub(used);
         let bytes = inflate(

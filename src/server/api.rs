@@ -112,16 +112,31 @@ pub async fn create_snapshot(
     let door = state.door.clone();
     let limits = state.config.office.clone();
     let pdf_limits = state.config.pdf.clone();
-    let stream_above = state.config.limits.csv_stream_bytes;
+    let (csv_above, xlsx_above) = (
+        state.config.limits.csv_stream_bytes,
+        state.config.limits.xlsx_stream_bytes,
+    );
     let store = state.clone();
     let made = state
         .pool
         .run(move || {
             let (root, relative) = door.resolve(&reference)?;
+            let stream_above = |kind| match kind {
+                FileKind::Csv => Some(csv_above),
+                FileKind::Xlsx => Some(xlsx_above),
+                _ => None,
+            };
             let read = match door.read_or_open(&root, relative.clone(), stream_above)? {
                 Opened::Read(read) => read,
                 Opened::Stream { read, file, limit } => {
-                    match LiveTable::start(file, read.size, limit, read.file_name(), &limits) {
+                    let (size, name) = (read.size, read.file_name());
+                    let started = match read.kind {
+                        FileKind::Xlsx => {
+                            crate::office::xlsx::live::start(file, size, limit, name, &limits)
+                        }
+                        _ => LiveTable::start(file, size, limit, name, &limits),
+                    };
+                    match started {
                         Some(live) => return Ok(Made::Live(root, read, live)),
                         // Enough tables are loading: this one is read whole.
                         None => door.read_in(&root, relative)?,
@@ -146,7 +161,10 @@ pub async fn create_snapshot(
         Made::Done(created) => return Ok(created),
         Made::Live(root, read, live) => (root, read, live),
     };
-    let progress = live.wait_rows(FIRST_ROWS, FIRST_WAIT).await;
+    // As long as a parse of the whole file could have taken (a workbook's shared strings
+    // come before its first row), then the answer comes anyway and the grid waits.
+    let first_wait = Duration::from_millis(state.config.work.deadline_ms);
+    let progress = live.wait_rows(FIRST_ROWS, first_wait).await;
     if progress.failed {
         // Refused before anything was shown (it grew past its limit, or a read failed).
         return Err(live.take_error().unwrap_or(Error::Internal));
@@ -162,10 +180,6 @@ pub async fn create_snapshot(
     });
     Ok(created)
 }
-
-/// Longest a POST of a large table waits for its first rows before it answers anyway (the
-/// viewer then shows the rows as they come).
-const FIRST_WAIT: Duration = Duration::from_secs(5);
 
 enum Made {
     Done(Created),

@@ -83,8 +83,16 @@ pub async fn page(
     Path((id, token)): Path<(String, String)>,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
-    workbook(&snapshot)?;
-    let body = fill(PAGE, &[("name", &escape(snapshot.read.file_name()))]);
+    let book = workbook(&snapshot)?;
+    // The viewer's first two requests start with the page instead of after its script.
+    let first_block = format!("rows/{}/0", book.with(|b| b.active));
+    let body = fill(
+        PAGE,
+        &[
+            ("name", &escape(snapshot.read.file_name())),
+            ("first_block", &first_block),
+        ],
+    );
     Ok(with_type(body, "text/html; charset=utf-8", Some(GRID_CSP)))
 }
 
@@ -157,19 +165,26 @@ pub async fn rows(
         return Err(Error::not_found("no such block"));
     }
     let from = block * BLOCK_ROWS;
-    let final_block = match &book {
-        Book::Whole(_) => true,
+    // `whole`: every row of the block is in. `keep`: the block is final and cached; a
+    // workbook's sheet still being read may gain conditional formats at its end.
+    let (whole, keep) = match &book {
+        Book::Whole(_) => (true, true),
+        Book::Live(live) if live.progress().sheet != sheet => (true, true),
         Book::Live(live) => {
             let p = live.wait_rows(from + BLOCK_ROWS, BLOCK_WAIT).await;
-            p.indexed || p.rows >= from + BLOCK_ROWS
+            let whole = p.indexed || p.rows >= from + BLOCK_ROWS;
+            (
+                whole,
+                whole && (p.complete || book.with(|b| b.source == "csv")),
+            )
         }
     };
     let cached = snapshot.clone();
     let body = state
         .pool
         .run(move || {
-            let make = || book.with(|b| grid::rows_json(b, sheet, from, BLOCK_ROWS, !final_block));
-            if !final_block {
+            let make = || book.with(|b| grid::rows_json(b, sheet, from, BLOCK_ROWS, !whole));
+            if !keep {
                 return Ok(make().map(Bytes::from));
             }
             Ok(cached

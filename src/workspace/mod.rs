@@ -105,19 +105,20 @@ impl Door {
         read::scoped_read_from(&root.id, relative, &file, &meta, &self.limits)
     }
 
-    /// Like [`Door::read_in`], but a CSV or TSV file larger than `stream_above` bytes is
-    /// not read here: it is opened with the same checks (its size from `fstat` within the
-    /// kind's limit) and handed over, with a read that has no bytes or digest yet, to be
-    /// read in the background from that one handle.
+    /// Like [`Door::read_in`], but a file of a kind for which `stream_above` gives a size
+    /// (CSV and TSV tables, workbooks) and larger than that is not read here: it is opened
+    /// with the same checks (its size from `fstat` within the kind's limit) and handed
+    /// over, with a read that has no bytes or digest yet, to be read in the background
+    /// from that one handle.
     pub fn read_or_open(
         &self,
         root: &Root,
         relative: RelativePath,
-        stream_above: u64,
+        stream_above: impl Fn(FileKind) -> Option<u64>,
     ) -> Result<Opened, Error> {
         let (file, meta) = open::open_beneath(&root.path, &relative, self.allow_hard_links)?;
         let kind = FileKind::from_file_name(relative.file_name());
-        if kind != FileKind::Csv || meta.len() <= stream_above {
+        if stream_above(kind).is_none_or(|above| meta.len() <= above) {
             return read::scoped_read_from(&root.id, relative, &file, &meta, &self.limits)
                 .map(Opened::Read);
         }

@@ -5,6 +5,7 @@
 
 pub mod browser;
 pub mod docx;
+pub mod xlsx;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

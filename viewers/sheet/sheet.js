@@ -23,6 +23,14 @@
   var frame = 0;
   var wantRow = -1; // a row asked for (scrollToRow) before the table had it
   var POLL_MS = 300; // how often the meta is read again while the table is still read
+  // Timing for benches/sheet_first_screen.js: off unless an init script set
+  // window.previewdSheetTiming, so a normal page records nothing. Marks go to the User
+  // Timing buffer; the first cell drawn from each newly arrived block gets an
+  // `elementtiming` name, so the page's Element Timing entry says when it was painted.
+  var TIMING = window.previewdSheetTiming === true;
+  var fresh = new Set(); // blocks arrived and not yet drawn (timing only)
+  function mark(name) { if (TIMING) performance.mark("sheet:" + name); }
+  mark("script");
 
   var scroller = document.getElementById("scroller");
   var extent = document.getElementById("extent");
@@ -130,7 +138,8 @@
   function blockOf(r) { return Math.floor(r / meta.blockRows); }
 
   function load(b) {
-    if (blocks.has(b) || pending.has(b) || b < 0 || b * meta.blockRows >= geo.nRows) return;
+    var had = blocks.get(b);
+    if ((had && !had.stale) || pending.has(b) || b < 0 || b * meta.blockRows >= geo.nRows) return;
     var sheetAt = si;
     var p = fetch("rows/" + si + "/" + b, { credentials: "same-origin" })
       .then(function (res) { return res.ok ? res.json() : { rows: [] }; })
@@ -142,6 +151,7 @@
         // A block answered before all its rows were read is fetched again later.
         m.partial = !!data.partial;
         blocks.set(b, m);
+        if (TIMING) { mark("in:" + b); fresh.add(b); }
         schedule();
       })
       .catch(function () { pending.delete(b); });
@@ -150,7 +160,8 @@
 
   function rowCells(r) {
     var b = blocks.get(blockOf(r));
-    if (!b) { load(blockOf(r)); return null; }
+    if (!b || b.stale) load(blockOf(r));
+    if (!b) return null;
     return b.get(r) || [];
   }
 
@@ -290,6 +301,11 @@
       d.classList.add("nocalc");
     } else {
       host.textContent = cell.t || "";
+    }
+    if (TIMING && fresh.has(blockOf(r)) && host.textContent) {
+      fresh.delete(blockOf(r));
+      host.setAttribute("elementtiming", "block-" + blockOf(r));
+      mark("drawn:" + blockOf(r));
     }
   }
 
@@ -464,7 +480,17 @@
     if (handled) e.preventDefault();
   });
 
-  scroller.addEventListener("scroll", schedule, { passive: true });
+  // A scroll asks for the blocks it shows at once, not a frame later from the render.
+  function onScroll() {
+    if (geo) {
+      var fH = rowY(geo, frozenRows());
+      var y = fH + scroller.scrollTop * geo.scale;
+      load(blockOf(rowAt(geo, y)));
+      load(blockOf(rowAt(geo, y + scroller.clientHeight)));
+    }
+    schedule();
+  }
+  scroller.addEventListener("scroll", onScroll, { passive: true });
   window.addEventListener("resize", schedule);
 
   scroller.addEventListener("mousedown", function (e) {
@@ -496,24 +522,32 @@
     hits = [];
     hitAt = -1;
     hitsEl.textContent = "";
-    notesByCell = new Map();
-    sh.comments.forEach(function (n) {
-      notesByCell.set(n.row + ":" + n.col, (n.author ? n.author + ": " : "") + n.text);
-    });
+    readNotes();
     geo = makeGeometry();
     setExtent();
     scroller.scrollTop = 0;
     scroller.scrollLeft = 0;
     sel = { r: frozenRows(), c: 0 };
     if (sel.r >= geo.nRows) sel.r = 0;
-    Array.prototype.forEach.call(tabsEl.querySelectorAll("button"), function (b) {
-      var on = Number(b.dataset.sheet) === i;
-      b.setAttribute("aria-selected", String(on));
-      b.tabIndex = on ? 0 : -1;
-    });
+    markTab();
     headerBtn.hidden = !(meta.source === "csv" && sh.headerRow);
     showNotes();
     schedule();
+  }
+
+  function markTab() {
+    Array.prototype.forEach.call(tabsEl.querySelectorAll("button"), function (b) {
+      var on = Number(b.dataset.sheet) === si;
+      b.setAttribute("aria-selected", String(on));
+      b.tabIndex = on ? 0 : -1;
+    });
+  }
+
+  function readNotes() {
+    notesByCell = new Map();
+    sh.comments.forEach(function (n) {
+      notesByCell.set(n.row + ":" + n.col, (n.author ? n.author + ": " : "") + n.text);
+    });
   }
 
   function showNotes() {
@@ -540,6 +574,7 @@
   }
 
   function buildTabs() {
+    tabsEl.textContent = "";
     var hidden = 0;
     meta.sheets.forEach(function (s, i) {
       if (s.visibility !== "visible") { hidden++; return; }
@@ -554,6 +589,10 @@
     if (hidden) {
       el("span", "hidden-count", tabsEl).textContent = hidden + (hidden === 1 ? " hidden sheet" : " hidden sheets");
     }
+  }
+
+  function hiddenSheets() {
+    return meta.sheets.filter(function (s) { return s.visibility !== "visible"; }).length;
   }
 
   function runFind() {
@@ -600,19 +639,30 @@
   }
 
   // A table still being read: its rows grow (taller scroll extent, blocks past the old
-  // end), the scroll position and the selection stay.
+  // end), the scroll position and the selection stay. A workbook's sheets are listed as
+  // they are read, and the one shown while it streams gains what its part says after the
+  // cells (merged cells, links, notes, conditional formats) once it is read whole.
   function grow(m) {
     var top = scroller.scrollTop * geo.scale;
+    var ended = m.complete && !meta.complete;
     meta.complete = m.complete;
     meta.rowsKnown = m.rowsKnown;
     meta.sha256 = m.sha256;
     meta.warnings = m.warnings;
-    meta.sheets.forEach(function (old, i) {
-      var nu = m.sheets[i];
-      if (!nu) return;
-      ["rowCount", "colCount", "columns", "rowHeights", "frozenRows", "headerRow", "truncatedAt"].forEach(function (k) { old[k] = nu[k]; });
+    m.sheets.forEach(function (nu, i) {
+      if (meta.sheets[i]) Object.assign(meta.sheets[i], nu);
+      else meta.sheets.push(nu);
     });
-    blocks.forEach(function (rows, b) { if (rows.partial) blocks.delete(b); });
+    if (tabsEl.querySelectorAll("button").length + hiddenSheets() !== meta.sheets.length) {
+      buildTabs();
+      markTab();
+    }
+    readNotes();
+    blocks.forEach(function (rows, b) {
+      if (rows.partial) blocks.delete(b);
+      // Shown until fetched again, with what the end of the sheet added.
+      else if (ended && meta.source !== "csv") rows.stale = true;
+    });
     geo = makeGeometry();
     setExtent();
     scroller.scrollTop = top / geo.scale;
@@ -642,6 +692,7 @@
   fetch("meta.json", { credentials: "same-origin" })
     .then(function (res) { return res.json(); })
     .then(function (m) {
+      mark("meta");
       meta = m;
       installStyles();
       buildTabs();
@@ -658,7 +709,7 @@
       r = Math.min(r, geo.nRows - 1);
       var fH = rowY(geo, frozenRows());
       scroller.scrollTop = (rowY(geo, r) - fH) / geo.scale;
-      schedule();
+      onScroll();
     },
     select: select,
   };

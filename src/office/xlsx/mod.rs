@@ -19,8 +19,9 @@
 //!
 //! So the workbook, styles, theme, comments and drawings are read as guarded trees
 //! ([`crate::office::xml`]); worksheets and the shared strings, which grow with the data,
-//! are streamed under the same guards ([`stream`]). calamine stays a reference point in
-//! the benchmarks only (see `benches/README.md`).
+//! are streamed under the same guards ([`stream`]); a large workbook is read in the
+//! background, its first visible sheet shown as it streams in ([`live`]). calamine stays
+//! a reference point in the benchmarks only (see `benches/README.md`).
 //!
 //! # Limits
 //!
@@ -34,6 +35,7 @@
 pub mod cond;
 pub mod drawing;
 pub mod grid;
+pub mod live;
 pub mod model;
 pub mod numfmt;
 pub mod style;

@@ -383,6 +383,23 @@ pub struct Display<'a> {
 }
 
 impl Workbook {
+    /// A workbook of one empty sheet named `sheet`, plain styles and nothing else: what a
+    /// file read in the background shows before its first rows are in.
+    pub fn empty(sheet: String, source: &'static str) -> Workbook {
+        Workbook {
+            sheets: vec![Sheet::new(sheet)],
+            active: 0,
+            date1904: false,
+            styles: Styles::plain(),
+            shared: TextPool::default(),
+            rich: Vec::new(),
+            has_macros: false,
+            properties: CoreProperties::default(),
+            warnings: Vec::new(),
+            source,
+        }
+    }
+
     /// The text, colour and natural alignment of a cell.
     pub fn display<'a>(&'a self, sheet: &'a Sheet, cell: &Cell) -> Display<'a> {
         use std::borrow::Cow;

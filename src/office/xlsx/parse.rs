@@ -45,6 +45,65 @@ pub fn parse_xlsx(bytes: &[u8], limits: &OfficeLimits) -> OfficeResult<Workbook>
 
 /// Parses an opened package as a workbook.
 pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Workbook> {
+    let mut whole = Whole(Workbook::empty(String::new(), "xlsx"));
+    parse_into(package, &mut whole)?;
+    Ok(whole.0)
+}
+
+/// Where a workbook is built while it is parsed: whole in memory ([`Whole`]), or in a
+/// table that readers see grow as its first visible sheet streams in
+/// ([`super::live`]). Everything the parse keeps goes through the workbook it derefs to;
+/// the parts that grow with the data (shared strings, worksheets) are read through it.
+pub(super) trait Build: std::ops::DerefMut<Target = Workbook> {
+    /// Hands the events of `part` (shared strings, a hidden sheet) to `on`.
+    fn stream(
+        &mut self,
+        package: &OfficePackage<'_>,
+        part: &str,
+        on: &mut dyn FnMut(Ev<'_, '_>) -> OfficeResult<bool>,
+    ) -> OfficeResult<()>;
+
+    /// Reads worksheet `part` into `reader` (its sheet already has its visibility).
+    fn worksheet(
+        &mut self,
+        package: &OfficePackage<'_>,
+        part: &str,
+        reader: &mut SheetReader<'_>,
+    ) -> OfficeResult<()> {
+        self.stream(package, part, &mut |ev| reader.event(ev))
+    }
+}
+
+/// A workbook parsed whole: each part is inflated whole, then read.
+struct Whole(Workbook);
+
+impl std::ops::Deref for Whole {
+    type Target = Workbook;
+    fn deref(&self) -> &Workbook {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Whole {
+    fn deref_mut(&mut self) -> &mut Workbook {
+        &mut self.0
+    }
+}
+
+impl Build for Whole {
+    fn stream(
+        &mut self,
+        package: &OfficePackage<'_>,
+        part: &str,
+        on: &mut dyn FnMut(Ev<'_, '_>) -> OfficeResult<bool>,
+    ) -> OfficeResult<()> {
+        let bytes = package.read_part(part)?;
+        stream::read(part, &bytes, package.limits().max_xml_depth, on)
+    }
+}
+
+/// Parses an opened package into `book` (see [`Build`]).
+pub(super) fn parse_into<B: Build>(package: &OfficePackage<'_>, book: &mut B) -> OfficeResult<()> {
     let limits = package.limits().clone();
     let main = package.main_part()?;
     if let Some(ct) = &main.content_type {
@@ -102,13 +161,12 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Workbook> {
     };
     let (shared, rich) = match rels.part_of_type(REL_SHARED_STRINGS) {
         Some(p) if package.has_part(p) => {
-            let bytes = package.read_part(p)?;
-            read_shared_strings(p, &bytes, &limits, &theme)?
+            read_shared_strings(|on| book.stream(package, p, on), &limits, &theme)?
         }
         _ => (TextPool::default(), Vec::new()),
     };
 
-    let mut book = Workbook {
+    **book = Workbook {
         sheets: Vec::with_capacity(sheet_list.len()),
         active: 0,
         date1904,
@@ -158,10 +216,9 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Workbook> {
             book.sheets.push(sheet);
             continue;
         };
-        let bytes = package.read_part(&part)?;
         let mut reader = SheetReader::new(name, &limits, &theme, book.shared.len());
-        stream::read(&part, &bytes, limits.max_xml_depth, |ev| reader.event(ev))?;
-        drop(bytes);
+        reader.sheet.visibility = visibility;
+        book.worksheet(package, &part, &mut reader)?;
         let (mut sheet, links, drawing_id) = reader.finish();
         sheet.visibility = visibility;
         sheet.conditional_skipped = cond::prepare(&mut sheet, &book.shared) as u32;
@@ -209,7 +266,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Workbook> {
     if book.sheets.is_empty() {
         book.sheets.push(Sheet::new("Sheet1".into()));
     }
-    Ok(book)
+    Ok(())
 }
 
 /// Only web and mail links are followed from a preview.
@@ -275,10 +332,10 @@ fn run_property_css(start: &Start<'_>, theme: &ThemeColors, out: &mut String) {
     }
 }
 
-/// Streams `sst`: one pooled string per `si`, runs kept only for formatted strings.
+/// Streams `sst` (its events from `events`): one pooled string per `si`, runs kept only
+/// for formatted strings.
 fn read_shared_strings(
-    part: &str,
-    bytes: &[u8],
+    events: impl FnOnce(&mut dyn FnMut(Ev<'_, '_>) -> OfficeResult<bool>) -> OfficeResult<()>,
     limits: &OfficeLimits,
     theme: &ThemeColors,
 ) -> OfficeResult<(TextPool, Vec<RichText>)> {
@@ -290,7 +347,7 @@ fn read_shared_strings(
     let mut font = RunFont::default();
     let (mut in_si, mut in_t, mut in_rph, mut in_rpr) = (false, false, false, false);
     let mut too_many = false;
-    stream::read(part, bytes, limits.max_xml_depth, |ev| {
+    events(&mut |ev| {
         match ev {
             Ev::Open(s, empty) => match s.name() {
                 b"si" => {
@@ -389,8 +446,9 @@ enum Slot {
 type RawLink = (Rect, Option<String>, Option<String>);
 
 /// State of one worksheet being streamed.
-struct SheetReader<'l> {
-    sheet: Sheet,
+pub(super) struct SheetReader<'l> {
+    /// The sheet as read so far.
+    pub(super) sheet: Sheet,
     limits: &'l OfficeLimits,
     theme: &'l ThemeColors,
     shared_len: usize,
@@ -456,7 +514,17 @@ impl<'l> SheetReader<'l> {
         }
     }
 
-    fn event(&mut self, ev: Ev<'_, '_>) -> OfficeResult<bool> {
+    /// Rows numbered below this are read whole (the row being read may still grow);
+    /// `None` once rows came out of order, as they are sorted only at the end.
+    pub(super) fn rows_final(&self) -> Option<u32> {
+        if !self.sorted {
+            return None;
+        }
+        Some(self.sheet.rows.last().map_or(0, |r| r.r))
+    }
+
+    /// Reads one event of the worksheet.
+    pub(super) fn event(&mut self, ev: Ev<'_, '_>) -> OfficeResult<bool> {
         match ev {
             Ev::Open(s, empty) => self.open(s, empty)?,
             Ev::Close(name) => self.close(name)?,

@@ -8,6 +8,7 @@
 //! prefix a producer chose for it.
 
 use std::borrow::Cow;
+use std::io::BufRead;
 
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
@@ -76,33 +77,91 @@ pub fn read(
     let text = decode_to_utf8(bytes);
     let mut reader = Reader::from_str(&text);
     reader.config_mut().check_end_names = true;
-    let malformed = |e: &dyn std::fmt::Display| {
+    let mut walk = Walk::new(part, max_depth);
+    loop {
+        let event = reader.read_event().map_err(|e| walk.malformed(&e))?;
+        if !walk.step(event, &mut on)? {
+            return Ok(());
+        }
+    }
+}
+
+/// Like [`read`], from a part inflated as it is read (UTF-8, with or without a byte order
+/// mark: the XML reader decodes nothing else), so the part is never whole in memory.
+pub fn read_from(
+    part: &str,
+    source: &mut dyn BufRead,
+    max_depth: usize,
+    mut on: impl FnMut(Ev<'_, '_>) -> OfficeResult<bool>,
+) -> OfficeResult<()> {
+    let mut reader = Reader::from_reader(source);
+    reader.config_mut().check_end_names = true;
+    let mut walk = Walk::new(part, max_depth);
+    let mut buf = Vec::with_capacity(1024);
+    loop {
+        buf.clear();
+        let event = reader
+            .read_event_into(&mut buf)
+            .map_err(|e| walk.malformed(&e))?;
+        if !walk.step(event, &mut on)? {
+            return Ok(());
+        }
+    }
+}
+
+/// Whether a part's first bytes say it is UTF-16 (which [`read_from`] cannot decode).
+pub fn is_utf16(head: &[u8]) -> bool {
+    head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF])
+}
+
+/// The guards applied to each event, whatever the events are read from.
+struct Walk<'p> {
+    part: &'p str,
+    max_depth: usize,
+    depth: usize,
+}
+
+impl<'p> Walk<'p> {
+    fn new(part: &'p str, max_depth: usize) -> Self {
+        Walk {
+            part,
+            max_depth,
+            depth: 0,
+        }
+    }
+
+    fn malformed(&self, e: &dyn std::fmt::Display) -> OfficeError {
         OfficeError::new(
             OfficeErrorKind::MalformedXml,
-            format!("malformed XML in part {part}: {e}"),
+            format!("malformed XML in part {}: {e}", self.part),
         )
-    };
-    let mut depth = 0usize;
-    let mut buf = [0u8; 4];
-    loop {
-        let event = reader.read_event().map_err(|e| malformed(&e))?;
-        let go_on = match event {
-            Event::Start(tag) | Event::Empty(tag) if depth >= max_depth => {
-                let _ = tag;
+    }
+
+    /// Checks one event and hands it on; `Ok(false)` at the end or when `on` stops.
+    fn step(
+        &mut self,
+        event: Event<'_>,
+        on: &mut impl FnMut(Ev<'_, '_>) -> OfficeResult<bool>,
+    ) -> OfficeResult<bool> {
+        let part = self.part;
+        let mut buf = [0u8; 4];
+        Ok(match event {
+            Event::Start(_) | Event::Empty(_) if self.depth >= self.max_depth => {
                 return Err(OfficeError::new(
                     OfficeErrorKind::XmlTooDeep,
                     format!(
-                        "XML in part {part} is nested deeper than the limit of {max_depth} levels"
+                        "XML in part {part} is nested deeper than the limit of {} levels",
+                        self.max_depth
                     ),
                 ));
             }
             Event::Start(tag) => {
-                depth += 1;
+                self.depth += 1;
                 on(Ev::Open(&Start { tag }, false))?
             }
             Event::Empty(tag) => on(Ev::Open(&Start { tag }, true))?,
             Event::End(end) => {
-                depth = depth.saturating_sub(1);
+                self.depth = self.depth.saturating_sub(1);
                 on(Ev::Close(end.local_name().into_inner().as_bytes()))?
             }
             Event::Text(t) => on(Ev::Text(&t.xml10_content()))?,
@@ -113,11 +172,7 @@ pub fn read(
                     Ok(None) => predefined_entity(&r).unwrap_or(""),
                     Err(_) => "",
                 };
-                if resolved.is_empty() {
-                    true
-                } else {
-                    on(Ev::Text(resolved))?
-                }
+                resolved.is_empty() || on(Ev::Text(resolved))?
             }
             Event::DocType(_) => {
                 return Err(OfficeError::new(
@@ -125,12 +180,8 @@ pub fn read(
                     format!("part {part} contains a DOCTYPE declaration (DTDs are not allowed)"),
                 ))
             }
-            Event::Eof => break,
+            Event::Eof => false,
             Event::Comment(_) | Event::Decl(_) | Event::PI(_) => true,
-        };
-        if !go_on {
-            break;
-        }
+        })
     }
-    Ok(())
 }
