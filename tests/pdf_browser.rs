@@ -1,7 +1,8 @@
 //! The PDF viewer in real Chromium on a 200-page document written by the test: page 1 is
 //! painted before any other page is asked for, only pages in view are rasterized, the
 //! text layer selects the page's words, and the browser's find reaches a later page and
-//! brings its raster in.
+//! brings its raster in; on a real two-page file, fit width, fit page, zoom steps, the
+//! outline panel and the device pixel ratio.
 
 mod common;
 
@@ -162,5 +163,117 @@ async fn a_long_pdf_paints_page_one_first_selects_text_and_finds_later_pages() {
         60,
     )
     .await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn zoom_modes_the_outline_and_the_device_pixel_ratio_drive_the_rasters() {
+    let s = start(|_| {}).await;
+    // Two A4 pages (595 × 842 pt) with an outline entry for page 2 (Apache Tika's file).
+    s.write(
+        "b.pdf",
+        std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/pdf/tika-testPDF_bookmarks.pdf"
+        ))
+        .unwrap(),
+    );
+    let (id, token) = ids(&s.preview_ok("b.pdf").await);
+    let browser = TestBrowser::launch_with(&["force-device-scale-factor=2"]).await;
+    let page = browser.open(&format!("{}/p/{id}/{token}/", s.base)).await;
+    assert_eq!(eval(&page, "window.devicePixelRatio").await, 2);
+    wait_long(
+        &page,
+        "document.getElementById('page-1').dataset.state === 'painted'",
+        60,
+    )
+    .await;
+    // Page box width, the pane's inner width and height, the raster's scale in the
+    // request and its pixel width, for page `n`.
+    let state = |n: u32| {
+        let page = &page;
+        async move {
+            let v = eval(
+                page,
+                &format!("(() => {{ const p = document.getElementById('page-{n}'); const s = document.querySelector('.pdf-pages'); const img = p.querySelector('.pdf-raster'); return [p.getBoundingClientRect().width, p.getBoundingClientRect().height, s.clientWidth - 24, s.clientHeight - 24, +p.dataset.scale, img ? img.naturalWidth : 0]; }})()"),
+            )
+            .await;
+            serde_json::from_value::<Vec<f64>>(v).unwrap()
+        }
+    };
+    // Fit width: the page fills the pane's width, and its raster is asked for at the zoom
+    // times the device pixel ratio (rounded up to an eighth), so it is sharp.
+    let [w, _, avail_w, _, scale, natural] = state(1).await[..] else {
+        unreachable!()
+    };
+    assert!((w - avail_w).abs() < 1.0, "fit width: {w} in {avail_w}");
+    let zoom = w / 595.0;
+    assert_eq!(scale, (zoom * 2.0 * 8.0).ceil() / 8.0, "zoom {zoom}");
+    assert_eq!(natural, (595.0 * scale).floor(), "the raster's pixels");
+
+    // Fit page: the whole page shows in the pane.
+    eval(&page, "(() => { const z = document.querySelector('.pdf-zoom'); z.value = 'fit-page'; z.dispatchEvent(new Event('change')); })()").await;
+    let [w, h, avail_w, avail_h, _, _] = state(1).await[..] else {
+        unreachable!()
+    };
+    assert!(
+        h <= avail_h + 1.0 && w <= avail_w + 1.0,
+        "fit page: {w} × {h} in {avail_w} × {avail_h}"
+    );
+    assert!(
+        (h - avail_h).abs() < 1.0 || (w - avail_w).abs() < 1.0,
+        "fit page touches one side: {w} × {h} in {avail_w} × {avail_h}"
+    );
+    let fitted = w / 595.0;
+
+    // A step in: the next level above, and a new raster at that zoom.
+    eval(
+        &page,
+        "document.querySelector('button[data-act=\"zoom-in\"]').click()",
+    )
+    .await;
+    let levels = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0];
+    let next = levels.into_iter().find(|l| *l > fitted + 0.001).unwrap();
+    let [w, ..] = state(1).await[..] else {
+        unreachable!()
+    };
+    assert!((w - 595.0 * next).abs() < 1.0, "zoom in from {fitted}: {w}");
+    wait_long(
+        &page,
+        &format!("(() => {{ const img = document.querySelector('#page-1 .pdf-raster'); return !!img && img.complete && img.naturalWidth === {}; }})()", (595.0 * next * 2.0) as u32),
+        60,
+    )
+    .await;
+    assert_eq!(
+        eval(&page, "document.querySelector('.pdf-zoom').value").await,
+        next.to_string()
+    );
+
+    // The outline panel opens and its entry leads to page 2.
+    eval(
+        &page,
+        "document.querySelector('button[data-act=\"outline\"]').click()",
+    )
+    .await;
+    assert_eq!(
+        eval(&page, "document.querySelector('.pdf-outline').hidden").await,
+        false
+    );
+    eval(
+        &page,
+        "document.querySelector('.pdf-outline a[data-page=\"2\"]').click()",
+    )
+    .await;
+    wait_long(
+        &page,
+        "document.querySelector('.pdf-page-input').value === '2' && document.getElementById('page-2').dataset.state === 'painted'",
+        60,
+    )
+    .await;
+    let top = eval(&page, "document.getElementById('page-2').getBoundingClientRect().top - document.querySelector('.pdf-pages').getBoundingClientRect().top").await;
+    assert!(
+        top.as_f64().unwrap().abs() < 20.0,
+        "page 2 is at the top: {top}"
+    );
     browser.close().await;
 }

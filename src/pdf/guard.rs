@@ -12,6 +12,7 @@
 //! Streams of an encrypted file are ciphertext here, so they are measured again after the
 //! parser decrypted them ([`check_decrypted_streams`]).
 
+mod ascii;
 mod decoded;
 mod jbig2;
 
@@ -58,9 +59,21 @@ pub fn scan(bytes: &[u8], limits: &PdfLimits) -> Result<Scan, PdfError> {
         let data = &bytes[start..end];
         out.streams += 1;
         let dict = preceding_dict(bytes, keyword);
-        let image_bytes = check_image(dict, data, limits)?;
+        // Streams of an encrypted file are ciphertext here: ASCII filters apply after
+        // decryption, so there is nothing to undo.
+        let names = if out.encrypted {
+            Vec::new()
+        } else {
+            ascii::filter_names(dict)
+        };
+        let (data, filters) = ascii::undo_leading(&names, data);
+        let image_bytes = check_image(dict, &data, filters, limits)?;
         if !out.encrypted {
-            budget.measure(data, coding(dict, data), image_bytes)?;
+            budget.measure(
+                &data,
+                coding(dict, filters.first().copied(), &data),
+                image_bytes,
+            )?;
         }
         at = end;
     }
@@ -142,30 +155,15 @@ impl<'l> Budget<'l> {
     }
 }
 
-/// How a stream's raw bytes are coded, for the filters whose output the guard measures:
-/// anything with a zlib header is inflated whatever its dictionary says; otherwise the first
-/// filter named decides (a later filter of a chain works on the first one's output, which
-/// is not materialized here).
-fn coding(dict: &[u8], data: &[u8]) -> Option<Coding> {
+/// How a stream's bytes (its ASCII filters undone) are coded, for the filters whose output
+/// the guard measures: anything with a zlib header is inflated whatever its dictionary
+/// says; otherwise the first filter left (`first`) decides (a later filter of a chain works
+/// on that one's output, which is not materialized here).
+fn coding(dict: &[u8], first: Option<&[u8]>, data: &[u8]) -> Option<Coding> {
     if is_zlib(data) {
         return Some(Coding::Flate);
     }
-    let at = find(dict, b"/Filter", 0)? + b"/Filter".len();
-    let rest = &dict[at..];
-    let name_at = rest.iter().position(|b| *b == b'/')?;
-    // Only whitespace or an opening bracket may stand between the key and the first name.
-    if !rest[..name_at]
-        .iter()
-        .all(|b| b.is_ascii_whitespace() || *b == b'[')
-    {
-        return None;
-    }
-    let name: Vec<u8> = rest[name_at + 1..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric())
-        .copied()
-        .collect();
-    match name.as_slice() {
+    match first? {
         b"LZWDecode" | b"LZW" => Some(Coding::Lzw {
             early_change: number_after(dict, b"/EarlyChange") != Some(0),
         }),
@@ -207,7 +205,14 @@ fn preceding_dict(bytes: &[u8], keyword: usize) -> &[u8] {
 
 /// Refuses an image whose declared (or, for JPEG 2000, encoded) size is over the cap.
 /// For an image with a declared size, returns the most bytes its samples can take.
-fn check_image(dict: &[u8], data: &[u8], limits: &PdfLimits) -> Result<Option<u64>, PdfError> {
+/// `data` and `filters` are the stream's bytes and filter chain with its ASCII filters
+/// undone ([`ascii::undo_leading`]).
+fn check_image(
+    dict: &[u8],
+    data: &[u8],
+    filters: &[&[u8]],
+    limits: &PdfLimits,
+) -> Result<Option<u64>, PdfError> {
     if find(dict, b"/Image", 0).is_none() {
         return Ok(None);
     }
@@ -218,7 +223,20 @@ fn check_image(dict: &[u8], data: &[u8], limits: &PdfLimits) -> Result<Option<u6
         (Some(w), Some(h)) => Some((w, h)),
         _ => None,
     };
-    // The codestream's own header, behind a Flate filter when one comes first.
+    // The codestream's own header, behind a Flate filter when one comes first. Behind
+    // LZW or RunLength it is not read here, so such a chain is refused rather than handed
+    // to a decoder that allocates what the header says.
+    let codestream =
+        find(dict, b"/JPXDecode", 0).is_some() || find(dict, b"/JBIG2Decode", 0).is_some();
+    if codestream
+        && filters
+            .iter()
+            .any(|f| matches!(*f, b"LZWDecode" | b"LZW" | b"RunLengthDecode" | b"RL"))
+    {
+        return Err(PdfError::Corrupt(
+            "a JPEG 2000 or JBIG2 image behind LZW or RunLength coding is not read (its size cannot be checked)".into(),
+        ));
+    }
     let encoded = if find(dict, b"/JPXDecode", 0).is_some() {
         jpx_size(&head(data))
     } else if find(dict, b"/JBIG2Decode", 0).is_some() {

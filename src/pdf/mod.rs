@@ -45,14 +45,16 @@
 //!
 //! [`PdfLimits`] bounds objects, pages, inflated bytes (before the parser runs, see
 //! [`guard`]), image pixels, page pixels, text runs and the time one page's text may take.
-//! A raster cannot be stopped once hayro runs it; the caller gives it a deadline and shows
-//! [`raster::timeout_tile`] past it (the render itself is bounded by the pixel caps). A page
-//! that ran past its deadline is remembered ([`PdfDocument::is_slow`]) and not rendered
-//! again, and the service starts no new raster while renders past their deadline hold half
-//! its workers (`server::pdf`), so a hostile page costs at most the worker it took.
+//! A raster runs under the page deadline ([`interrupt`]): the next object hayro looks up
+//! past it stops the render with [`PdfError::Timeout`], and the caller shows
+//! [`raster::timeout_tile`]. A page that ran past its deadline is remembered
+//! ([`PdfDocument::is_slow`]) and not rendered again. What the interrupt cannot reach (one
+//! content stream of many paths, bounded by the stream and pixel caps) is held by the
+//! service's cap on renders past their deadline (`server::pdf`).
 
 pub mod guard;
 pub mod html;
+pub mod interrupt;
 pub mod limits;
 pub mod model;
 pub mod raster;
@@ -63,6 +65,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hayro::hayro_syntax::{DecryptionError, LoadPdfError, Pdf};
+use interrupt::SharedBytes;
 
 pub use limits::PdfLimits;
 pub use model::PdfModel;
@@ -79,6 +82,9 @@ pub enum PdfError {
     /// Not a PDF previewd can read, or over one of its limits.
     #[error("{0}")]
     Corrupt(String),
+    /// The page's raster ran past `pdf.page_timeout_ms` (the value) and was stopped.
+    #[error("the page did not render within {0} ms")]
+    Timeout(u64),
     /// A page number outside the document.
     #[error("the document has no page {0}")]
     NoSuchPage(usize),
@@ -95,12 +101,18 @@ impl PdfError {
 
 /// An opened document: the parsed file and its model.
 pub struct PdfDocument {
-    pdf: Pdf,
+    /// The parsed file; replaced by a fresh parse when a stopped render left it unusable
+    /// (see [`interrupt`]).
+    pdf: std::sync::RwLock<Arc<Pdf>>,
+    /// The file, to parse again.
+    bytes: Arc<[u8]>,
     /// The model (pages, outline, metadata, fonts).
     pub model: PdfModel,
     limits: PdfLimits,
     /// Pages whose raster ran past its deadline once (0-based).
     slow: std::sync::Mutex<std::collections::HashSet<usize>>,
+    /// How often a stopped render left the parsed file unusable and it was parsed again.
+    reopened: std::sync::atomic::AtomicUsize,
 }
 
 impl std::fmt::Debug for PdfDocument {
@@ -124,7 +136,7 @@ impl PdfDocument {
             ));
         }
         let scan = guard::scan(&bytes, limits)?;
-        let pdf = Pdf::new(Arc::new(SharedBytes(bytes))).map_err(|e| match e {
+        let pdf = Pdf::new(Arc::new(SharedBytes(bytes.clone()))).map_err(|e| match e {
             LoadPdfError::Decryption(DecryptionError::PasswordProtected) => PdfError::Encrypted(
                 "the PDF is protected by a password; previewd opens only PDFs without one".into(),
             ),
@@ -163,10 +175,12 @@ impl PdfDocument {
         }
         let model = model::read(&pdf, scan.encrypted, limits);
         Ok(PdfDocument {
-            pdf,
+            pdf: std::sync::RwLock::new(Arc::new(pdf)),
+            bytes,
             model,
             limits: limits.clone(),
             slow: Default::default(),
+            reopened: Default::default(),
         })
     }
 
@@ -175,16 +189,29 @@ impl PdfDocument {
         self.model.page_count
     }
 
-    fn page(&self, index: usize) -> Result<&hayro::hayro_syntax::page::Page<'_>, PdfError> {
-        self.pdf
-            .pages()
-            .get(index)
-            .ok_or(PdfError::NoSuchPage(index + 1))
+    /// The parsed file.
+    fn pdf(&self) -> Arc<Pdf> {
+        self.pdf.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Renders page `index` (0-based) at `scale` pixels per point (lowered to fit the caps).
+    /// Runs `f` on page `index` of the parsed file.
+    fn with_page<T>(
+        &self,
+        index: usize,
+        f: impl FnOnce(&hayro::hayro_syntax::page::Page<'_>) -> Result<T, PdfError>,
+    ) -> Result<T, PdfError> {
+        let pdf = self.pdf();
+        let page = pdf
+            .pages()
+            .get(index)
+            .ok_or(PdfError::NoSuchPage(index + 1))?;
+        f(page)
+    }
+
+    /// Renders page `index` (0-based) at `scale` pixels per point (lowered to fit the caps),
+    /// stopped at `pdf.page_timeout_ms`.
     pub fn render(&self, index: usize, scale: f32) -> Result<Raster, PdfError> {
-        raster::render_page(self.page(index)?, scale, &self.limits)
+        self.render_with(index, scale, &hayro::RenderSettings::default())
     }
 
     /// [`PdfDocument::render`] with hayro's rasterizer settings given (see
@@ -195,7 +222,59 @@ impl PdfDocument {
         scale: f32,
         settings: &hayro::RenderSettings,
     ) -> Result<Raster, PdfError> {
-        raster::render_page_with(self.page(index)?, scale, &self.limits, settings)
+        self.render_budgeted(index, scale, settings, u64::MAX)
+    }
+
+    /// The render of [`PdfDocument::render_with`], also stopped at the `reads`-th read of
+    /// the file's bytes (tests stop renders at exact points with it).
+    fn render_budgeted(
+        &self,
+        index: usize,
+        scale: f32,
+        settings: &hayro::RenderSettings,
+        reads: u64,
+    ) -> Result<Raster, PdfError> {
+        let timeout = self.limits.page_timeout_ms;
+        let deadline = Instant::now() + Duration::from_millis(timeout);
+        let pdf = self.pdf();
+        let page = pdf
+            .pages()
+            .get(index)
+            .ok_or(PdfError::NoSuchPage(index + 1))?;
+        let outcome = interrupt::run_budgeted(deadline, reads, || {
+            raster::render_page_with(page, scale, &self.limits, settings)
+        });
+        let stopped = match outcome {
+            Ok(raster) => return raster,
+            Err(stopped) => stopped,
+        };
+        if !interrupt::is_usable(&pdf) {
+            self.reopen(&pdf);
+        }
+        match stopped {
+            interrupt::Stopped::Deadline => {
+                self.mark_slow(index);
+                Err(PdfError::Timeout(timeout))
+            }
+            interrupt::Stopped::Panic => Err(PdfError::Corrupt(
+                "the page could not be rendered (the renderer failed on it)".into(),
+            )),
+        }
+    }
+
+    /// Parses the file again in place of `broken` (unless another thread already did).
+    fn reopen(&self, broken: &Arc<Pdf>) {
+        let Ok(fresh) = Pdf::new(Arc::new(SharedBytes(self.bytes.clone()))) else {
+            tracing::error!("a PDF that opened before does not parse again");
+            return;
+        };
+        let mut slot = self.pdf.write().unwrap_or_else(|e| e.into_inner());
+        if Arc::ptr_eq(&slot, broken) {
+            tracing::warn!("a stopped render left the PDF unusable; it was parsed again");
+            *slot = Arc::new(fresh);
+            self.reopened
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 
     /// Whether page `index` ran past its deadline before: its raster cannot be stopped, so
@@ -213,32 +292,21 @@ impl PdfDocument {
 
     /// The "could not render in time" tile for page `index` at `scale`.
     pub fn timeout_tile(&self, index: usize, scale: f32) -> Result<Raster, PdfError> {
-        let (w, h) = self.page(index)?.render_dimensions();
+        let (w, h) = self.with_page(index, |page| Ok(page.render_dimensions()))?;
         raster::timeout_tile(w, h, scale, &self.limits)
     }
 
     /// The text runs of page `index`, within the run cap and the page deadline.
     pub fn text(&self, index: usize) -> Result<PageText, PdfError> {
         let deadline = Instant::now() + Duration::from_millis(self.limits.page_timeout_ms);
-        Ok(text::extract(
-            self.page(index)?,
-            self.limits.max_text_runs,
-            deadline,
-        ))
+        self.with_page(index, |page| {
+            Ok(text::extract(page, self.limits.max_text_runs, deadline))
+        })
     }
 
     /// The limits the document was opened with.
     pub fn limits(&self) -> &PdfLimits {
         &self.limits
-    }
-}
-
-/// The snapshot's bytes, shared with the parser without a copy.
-struct SharedBytes(Arc<[u8]>);
-
-impl AsRef<[u8]> for SharedBytes {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
     }
 }
 
@@ -325,5 +393,49 @@ mod tests {
         let file = writer::document(&[page], "gaps", &[]);
         let doc = PdfDocument::open(file.into(), &PdfLimits::default()).unwrap();
         assert_eq!(doc.text(0).unwrap().plain(), "SPECIAL EXEMPT\nHere");
+    }
+
+    #[test]
+    fn a_render_stopped_at_any_read_leaves_the_document_rendering() {
+        // The form's cross-reference entry points at the content stream's object, so the
+        // first render rebuilds the table (under hayro-syntax's write lock, reading the
+        // bytes as it goes). Stopping the render at each read in turn stops it inside that
+        // rebuild at least once, which poisons the lock; the document must heal.
+        let objects = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Resources << /XObject << /X 6 0 R >> >> /Contents 5 0 R >>".to_vec(),
+            b"<< /Title (heal) >>".to_vec(),
+            b"<< /Length 5 >>\nstream\n/X Do\nendstream".to_vec(),
+            b"<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] /Length 16 >>\nstream\n0 0 50 50 re f\n\nendstream".to_vec(),
+        ];
+        let file = writer::assemble(&objects);
+        let text = String::from_utf8_lossy(&file).into_owned();
+        let entry = |n: usize| {
+            let start = text.find("xref\n").unwrap() + "xref\n0 7\n".len() + 20 * n;
+            start..start + 10
+        };
+        let mut broken = file.clone();
+        let fifth = file[entry(5)].to_vec();
+        broken[entry(6)].copy_from_slice(&fifth);
+        let settings = hayro::RenderSettings::default();
+        let reference = PdfDocument::open(file.into(), &PdfLimits::default())
+            .unwrap()
+            .render(0, 1.0)
+            .unwrap();
+        let mut reopened = 0;
+        for reads in 1..=40 {
+            let doc = PdfDocument::open(broken.clone().into(), &PdfLimits::default()).unwrap();
+            let stopped = doc.render_budgeted(0, 1.0, &settings, reads);
+            assert!(
+                matches!(stopped, Err(PdfError::Timeout(_)) | Ok(_)),
+                "{reads}: {stopped:?}"
+            );
+            doc.slow.lock().unwrap().clear();
+            let again = doc.render(0, 1.0).unwrap();
+            assert_eq!(again.png, reference.png, "stopped at read {reads}");
+            reopened += doc.reopened.load(std::sync::atomic::Ordering::Relaxed);
+        }
+        assert!(reopened > 0, "no stop fell inside the table's rebuild");
     }
 }

@@ -106,6 +106,7 @@ pub fn pdf_error(e: crate::pdf::PdfError) -> Error {
     match e {
         crate::pdf::PdfError::Encrypted(reason) => Error::Encrypted(reason),
         crate::pdf::PdfError::Corrupt(reason) => Error::Corrupt(reason),
+        crate::pdf::PdfError::Timeout(ms) => Error::Timeout(ms),
         crate::pdf::PdfError::NoSuchPage(_) => Error::not_found(e.to_string()),
         crate::pdf::PdfError::Internal => Error::Internal,
     }

@@ -72,10 +72,11 @@ pub async fn page(
     if let Some(bytes) = snapshot.rendered.media(&key) {
         return png(&state, bytes, None);
     }
-    // A raster cannot be stopped once it runs. A page that ran past its deadline once is
-    // not started again (a finished late render still lands in the cache above), and while
-    // late renders hold half the workers no new raster starts: a hostile page then costs
-    // the worker it took, not the service.
+    // A raster stops at the first object it looks up past its deadline
+    // (`pdf::interrupt`), but one long content stream of paths runs to its end. A page
+    // that ran past its deadline once is not started again (a finished late render still
+    // lands in the cache above), and while late renders hold half the workers no new
+    // raster starts: such a page then costs the worker it took, not the service.
     let overdue_cap = (state.pool.stats().workers / 2).max(1);
     if doc.is_slow(n - 1) || state.pdf_overdue.load(Ordering::SeqCst) >= overdue_cap {
         return timeout_tile(&state, doc, n, scale).await;
