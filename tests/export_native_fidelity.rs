@@ -177,6 +177,14 @@ fn ssim(a: &image::RgbImage, b: &image::RgbImage) -> f64 {
     total / windows.max(1) as f64
 }
 
+/// Entries of a PNG's palette (0 for an RGB image).
+fn palette_colours(png: &[u8]) -> usize {
+    let reader = png::Decoder::new(std::io::Cursor::new(png))
+        .read_info()
+        .unwrap();
+    reader.info().palette.as_ref().map_or(0, |p| p.len() / 3)
+}
+
 fn side_by_side(a: &image::RgbImage, b: &image::RgbImage) -> image::RgbImage {
     let gap = 12;
     let w = a.width() + gap + b.width();
@@ -227,7 +235,12 @@ async fn native_images_match_chromium() {
             continue;
         }
         let score = ssim(&a, &b);
-        report.push_str(&format!("{} {:.4}\n", case.name, score));
+        report.push_str(&format!(
+            "{} {:.4} ({} palette colours)\n",
+            case.name,
+            score,
+            palette_colours(&native.bytes)
+        ));
         let floor = KNOWN_SHORT
             .iter()
             .find(|(n, _)| *n == case.name)
