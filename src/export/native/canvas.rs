@@ -3,10 +3,13 @@
 //! A diff frame is a few dozen flat colours plus anti-aliased text, so [`Indexed`] paints
 //! palette indices and builds the palette as colours are first needed: the flat colours
 //! exactly, and for every (text colour, colour under it) pair actually met a ramp of
-//! [`Indexed::levels`] coverage steps. A quarter of the bytes of RGBA go through painting,
+//! `levels` coverage steps, and edge coverage of boxes in [`EDGE_STEPS`] steps. Ramps
+//! get their own entries while the palette keeps [`FLAT_RESERVE`] free for flat colours;
+//! later ramps (rare pairs: text over the anti-aliased edge of a word mark, say) take the
+//! nearest colours already there. A quarter of the bytes of RGBA go through painting,
 //! filtering and deflate, and the PNG is a palette image. When a frame needs more than 256
-//! colours the target says so ([`Target::overflowed`]) and the caller paints again with
-//! fewer steps or with [`Rgb`], which blends exactly.
+//! flat colours the target says so ([`Target::overflowed`]) and the caller paints again
+//! with fewer steps or with [`Rgb8`], which blends exactly.
 
 use std::collections::HashMap;
 
@@ -15,6 +18,12 @@ pub type Rgb = [u8; 3];
 
 /// Most coverage steps a text ramp may have.
 pub const MAX_LEVELS: usize = 32;
+
+/// Palette entries text ramps leave to flat colours (fills, their edges, blends).
+pub const FLAT_RESERVE: usize = 64;
+
+/// Steps of the coverage of a box's edge pixels in a palette image.
+pub const EDGE_STEPS: f32 = 16.0;
 
 /// `x / 255` rounded to nearest, exact for every `x` up to 255 × 255.
 #[inline]
@@ -67,6 +76,10 @@ pub trait Target {
     fn glyph_row(&mut self, dst: &mut [Self::Px], cov: &[u8], ink: usize);
     /// The PNG bytes of a row of pixels.
     fn bytes(row: &[Self::Px]) -> &[u8];
+    /// The coverage (0–1) of an edge pixel as this target draws it.
+    fn edge(cov: f32) -> f32 {
+        cov
+    }
     /// Whether a colour had to be approximated (the palette was full).
     fn overflowed(&self) -> bool;
     /// The palette of an indexed target (`None` for RGB).
@@ -127,13 +140,21 @@ impl Indexed {
             return i;
         }
         self.overflow = true;
+        self.nearest(c)
+    }
+
+    /// The entry closest to `c` (an exact one if there is one).
+    fn nearest(&self, c: Rgb) -> u8 {
+        if let Some(&i) = self.lookup.get(&c) {
+            return i;
+        }
         let dist = |p: &Rgb| -> u32 {
             p.iter()
                 .zip(c)
                 .map(|(a, b)| u32::from(a.abs_diff(b)).pow(2))
                 .sum()
         };
-        (0..256)
+        (0..self.palette.len())
             .min_by_key(|&i| dist(&self.palette[i]))
             .unwrap_or(0) as u8
     }
@@ -147,9 +168,11 @@ impl Indexed {
         let (rgb, base) = (self.inks[ink].rgb, self.palette[usize::from(under)]);
         let mut ramp = [under; MAX_LEVELS];
         let top = (self.levels - 1) as u32;
+        let own = self.palette.len() + self.levels - 1 <= 256 - FLAT_RESERVE;
         for (k, slot) in ramp.iter_mut().enumerate().take(self.levels).skip(1) {
             let a = (k as u32 * 255 + top / 2) / top;
-            *slot = self.index(mix_rgb(rgb, base, a));
+            let c = mix_rgb(rgb, base, a);
+            *slot = if own { self.index(c) } else { self.nearest(c) };
         }
         self.ramps.push(ramp);
         let at = self.ramps.len() - 1;
@@ -221,6 +244,10 @@ impl Target for Indexed {
 
     fn bytes(row: &[u8]) -> &[u8] {
         row
+    }
+
+    fn edge(cov: f32) -> f32 {
+        (cov * EDGE_STEPS).round() / EDGE_STEPS
     }
 
     fn overflowed(&self) -> bool {
@@ -336,6 +363,26 @@ mod tests {
         let near = t.solid([200, 1, 0]);
         assert!(t.overflowed());
         assert_eq!(t.palette().unwrap()[usize::from(near)], [200, 0, 0]);
+    }
+
+    #[test]
+    fn ramps_past_the_budget_share_the_nearest_colours_and_flat_ones_stay_exact() {
+        let mut t = Indexed::new(8);
+        let white = t.solid([255; 3]);
+        // Many inks on white: the first ramps get entries, later ones reuse them.
+        for i in 0..100u8 {
+            let ink = t.ink(&linear_ink([i * 2, 0, 0]));
+            let mut row = [white; 8];
+            let cov: Vec<u8> = (0..8).map(|k| (k * 36) as u8).collect();
+            t.glyph_row(&mut row, &cov, ink);
+        }
+        let used = t.palette().unwrap().len();
+        assert!(used <= 256 - FLAT_RESERVE + 7, "{used}");
+        assert!(!t.overflowed(), "ramps never overflow");
+        // A flat colour still gets its own entry.
+        let flat = t.solid([1, 2, 3]);
+        assert_eq!(t.palette().unwrap()[usize::from(flat)], [1, 2, 3]);
+        assert!(!t.overflowed());
     }
 
     #[test]

@@ -8,16 +8,20 @@
 //! of zeros and nothing else): a row equal to the one above is `Up` (all zeros, the common
 //! case in a frame of bands and blank line gaps) without any counting, a row of one flat
 //! run is `Sub` (zeros after its first pixel), and a text row takes whichever of `None`,
-//! `Sub` and `Up` leaves the most zeros. The compressed stream is written after
-//! [`HEAD_ROOM`] bytes left free, so the header, the palette and the IDAT length go in
-//! front of it at the end without copying the stream.
+//! `Sub` and `Up` leaves the most zeros. The compressed stream is written after room left
+//! free for the header, the palette and the IDAT length, which go in front of it at the
+//! end: the palette is always written with 256 entries (those past the last one used are
+//! black and never referenced, which PNG allows), so that room is known from the start
+//! and the file is never moved or copied.
 
 use std::io;
 
 use super::canvas::Rgb;
 
-/// Bytes kept free before the stream: signature, `IHDR`, a full `PLTE`, the IDAT head.
-const HEAD_ROOM: usize = 8 + 25 + (12 + 256 * 3) + 8;
+/// Bytes before the stream of an RGB image: signature, `IHDR`, the IDAT head.
+const RGB_HEAD: usize = 8 + 25 + 8;
+/// Bytes before the stream of a palette image: the same and a 256-entry `PLTE`.
+const INDEXED_HEAD: usize = RGB_HEAD + 12 + 256 * 3;
 
 /// PNG filter types (the spec's numbers).
 const NONE: u8 = 0;
@@ -27,6 +31,8 @@ const UP: u8 = 2;
 /// A PNG being written row by row.
 pub struct Encoder {
     compressor: fdeflate::Compressor<Vec<u8>>,
+    /// Bytes left free before the stream.
+    head: usize,
     width: u32,
     height: u32,
     /// Bytes per pixel: 1 (palette indices) or 3 (RGB).
@@ -43,11 +49,13 @@ impl Encoder {
     /// A `width × height` image of `bpp`-byte pixels, its output sized for about
     /// `expected` bytes.
     pub fn new(width: u32, height: u32, bpp: usize, expected: usize) -> io::Result<Encoder> {
-        let mut out = Vec::with_capacity(HEAD_ROOM + expected.max(1024));
-        out.resize(HEAD_ROOM, 0);
+        let head = if bpp == 1 { INDEXED_HEAD } else { RGB_HEAD };
+        let mut out = Vec::with_capacity(head + expected.max(1024));
+        out.resize(head, 0);
         let row = width as usize * bpp;
         Ok(Encoder {
             compressor: fdeflate::Compressor::new(out)?,
+            head,
             width,
             height,
             bpp,
@@ -111,19 +119,21 @@ impl Encoder {
         }
     }
 
-    /// Ends the stream and puts the header (and `palette`, for an indexed image) in front.
+    /// Ends the stream and puts the header (and `palette`, at most 256 colours, for an
+    /// image of one-byte pixels) in front.
     pub fn finish(self, palette: Option<&[Rgb]>) -> io::Result<Vec<u8>> {
+        let start = self.head;
         let mut out = self.compressor.finish()?;
-        let data_len = out.len() - HEAD_ROOM;
+        let data_len = out.len() - start;
         let idat_len = u32::try_from(data_len)
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "image too large"))?;
         let mut crc = crc32fast::Hasher::new();
         crc.update(b"IDAT");
-        crc.update(&out[HEAD_ROOM..]);
+        crc.update(&out[start..]);
         out.extend_from_slice(&crc.finalize().to_be_bytes());
         chunk(&mut out, b"IEND", &[]);
 
-        let mut head = Vec::with_capacity(HEAD_ROOM);
+        let mut head = Vec::with_capacity(start);
         head.extend_from_slice(b"\x89PNG\r\n\x1a\n");
         let mut ihdr = [0u8; 13];
         ihdr[..4].copy_from_slice(&self.width.to_be_bytes());
@@ -132,15 +142,19 @@ impl Encoder {
         ihdr[9] = if palette.is_some() { 3 } else { 2 }; // indexed or RGB
         chunk(&mut head, b"IHDR", &ihdr);
         if let Some(palette) = palette {
-            chunk(&mut head, b"PLTE", palette.as_flattened());
+            let mut full = [[0u8; 3]; 256];
+            let n = palette.len().min(256);
+            full[..n].copy_from_slice(&palette[..n]);
+            chunk(&mut head, b"PLTE", full.as_flattened());
         }
         head.extend_from_slice(&idat_len.to_be_bytes());
         head.extend_from_slice(b"IDAT");
-        let at = HEAD_ROOM - head.len();
-        out[at..HEAD_ROOM].copy_from_slice(&head);
-        // Moves the file to the buffer's start (less than a millisecond for a few MB),
-        // so the caller owns a plain vector without `at` spare bytes in front.
-        out.drain(..at);
+        if head.len() != start {
+            return Err(io::Error::other(
+                "a palette with RGB pixels or none with indices",
+            ));
+        }
+        out[..start].copy_from_slice(&head);
         Ok(out)
     }
 }
@@ -201,7 +215,11 @@ mod tests {
         assert_eq!((info.width, info.height), (w, h));
         assert_eq!(info.color_type, png::ColorType::Indexed);
         assert_eq!(pixels, rows);
-        assert_eq!(pal.unwrap(), palette.as_flattened());
+        // The palette's colours, then black up to 256 entries.
+        let pal = pal.unwrap();
+        assert_eq!(pal.len(), 256 * 3);
+        assert_eq!(&pal[..15], palette.as_flattened());
+        assert!(pal[15..].iter().all(|&b| b == 0));
 
         let rgb: Vec<u8> = rows.iter().flat_map(|&i| palette[usize::from(i)]).collect();
         let mut enc = Encoder::new(w, h, 3, 0).unwrap();

@@ -35,7 +35,7 @@ pub const BAND_ROWS: u32 = 128;
 /// Coverage steps of a text ramp in a palette image (the untouched pixel and the full
 /// colour included). Measured on the fidelity set (`tests/export_native_fidelity.rs`,
 /// see benches/README.md): fewer steps cost SSIM, more cost palette room.
-pub const TEXT_LEVELS: usize = 12;
+pub const TEXT_LEVELS: usize = 8;
 
 /// Device px added to each baseline before it is snapped down to a whole pixel. Chromium
 /// (FreeType's vertical hinting) draws a glyph's top about one device pixel above where
@@ -424,7 +424,7 @@ fn span<T: Target>(t: &mut T, row: &mut [T::Px], x0: usize, x1: usize, c: Rgb, a
 /// `c` at opacity `a` (0–255) times coverage `cov` (0–1) over one pixel.
 #[inline]
 fn dot<T: Target>(t: &mut T, px: &mut T::Px, c: Rgb, a: u32, cov: f32) {
-    let a = (a as f32 * cov).round() as u32;
+    let a = (a as f32 * T::edge(cov)).round() as u32;
     if a >= 255 {
         *px = t.solid(c);
     } else if a > 0 {
@@ -446,7 +446,7 @@ fn fill_shape<T: Target>(band: &mut Band<T::Px>, t: &mut T, shape: &Shape, color
         let cy = overlap(y, shape.y0, shape.y1);
         let (p0, p1) = shape.plain_cols(y, w);
         let row = band.row(y);
-        span(t, row, p0, p1, c, (a as f32 * cy).round() as u32);
+        span(t, row, p0, p1, c, (a as f32 * T::edge(cy)).round() as u32);
         for x in (xlo..p0.min(xhi)).chain(p1.max(xlo)..xhi) {
             dot(t, &mut row[x], c, a, shape.coverage(x, y));
         }
