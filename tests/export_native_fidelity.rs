@@ -177,6 +177,14 @@ fn ssim(a: &image::RgbImage, b: &image::RgbImage) -> f64 {
     total / windows.max(1) as f64
 }
 
+/// Distinct colours of an image (a native PNG is a palette image of at most 256).
+fn colours(img: &image::RgbImage) -> usize {
+    img.pixels()
+        .map(|p| p.0)
+        .collect::<std::collections::HashSet<_>>()
+        .len()
+}
+
 fn side_by_side(a: &image::RgbImage, b: &image::RgbImage) -> image::RgbImage {
     let gap = 12;
     let w = a.width() + gap + b.width();
@@ -227,7 +235,12 @@ async fn native_images_match_chromium() {
             continue;
         }
         let score = ssim(&a, &b);
-        report.push_str(&format!("{} {:.4}\n", case.name, score));
+        report.push_str(&format!(
+            "{} {:.4} ({} colours)\n",
+            case.name,
+            score,
+            colours(&a)
+        ));
         let floor = KNOWN_SHORT
             .iter()
             .find(|(n, _)| *n == case.name)

@@ -4,8 +4,9 @@
 //! ```text
 //! DiffModel + request ─► layout (the viewer's image frame as a display list, CSS px;
 //!                        stops as soon as the frame passes the cap)
-//!   ├ png: caps and scale lowering as the contract says ─► raster (tiny-skia + glyph
-//!   │      masks at the device scale) ─► png (RGB, Up filter, fast deflate)
+//!   ├ png: caps and scale lowering as the contract says ─► raster (boxes, borders and
+//!   │      glyph masks at the device scale, into palette indices) ─► encode (PLTE
+//!   │      PNG, a filter per row, fdeflate)
 //!   └ pdf: page cap (50 × 1056 CSS px) and pixel cap at scale 1 ─► pdf (pdf-writer,
 //!          vector paths, subset fonts with ToUnicode)
 //! ```
@@ -17,9 +18,12 @@
 //! complex-script shaping that a code diff does not want (the viewer shows bidi controls
 //! as visible pills rather than obeying them) at several times the code and start-up cost.
 //! `fontdb` finds the machine's fonts for the characters the shipped DejaVu Sans Mono
-//! lacks and `ttf-parser` reads their coverage. `tiny-skia` draws the rounded badges and
-//! borders with anti-aliasing; plain boxes and glyphs are painted directly (`raster`). The `png` crate encodes with its fast
-//! `fdeflate` path and the `Up` filter, which suits flat-colour rows. `pdf-writer` writes
+//! lacks and `ttf-parser` reads their coverage. Boxes, rounded boxes, borders and glyphs
+//! are painted directly (`raster`) into one-byte palette indices (`canvas`): the frame
+//! is a few dozen flat colours and anti-aliased text, so a palette built while painting
+//! holds it, and a quarter of the bytes of RGBA go through painting, filtering and
+//! deflate. `encode` writes the PNG itself around `fdeflate`'s stream (the palette is
+//! known only after the last row; each row picks its own filter). `pdf-writer` writes
 //! the PDF object by object (small, no runtime), and `subsetter` cuts each embedded face
 //! down to the glyphs drawn; krilla would do both, but draws through its own text stack,
 //! and here the PDF must place each glyph exactly where the PNG does.
@@ -33,6 +37,8 @@
 //! never reorder anything, and a glyph no font has is drawn as the `.notdef` box and
 //! counted ([`NativeOutput::missing_glyphs`]).
 
+mod canvas;
+mod encode;
 mod fonts;
 mod layout;
 mod pdf;

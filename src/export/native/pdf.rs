@@ -22,8 +22,13 @@ use super::theme::Rgba;
 /// PDF points per CSS px.
 const PT_PER_PX: f32 = 0.75;
 
-fn deflate(data: &[u8]) -> Vec<u8> {
-    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(6));
+/// Deflates a stream at `level` (the content stream is made anew for every PDF and goes
+/// out at the fastest level; font subsets are cached, so they can afford more).
+fn deflate(data: &[u8], level: u32) -> Vec<u8> {
+    let mut enc = flate2::write::ZlibEncoder::new(
+        Vec::with_capacity(data.len() / 4),
+        flate2::Compression::new(level),
+    );
     // Writing to a Vec cannot fail.
     let _ = enc.write_all(data);
     enc.finish().unwrap_or_default()
@@ -85,7 +90,7 @@ fn subset_of(face_id: FaceId, face: &Face, glyphs: &BTreeMap<u16, char>) -> Arc<
     };
     let subset = Arc::new(Subset {
         cids,
-        deflated: deflate(&data),
+        deflated: deflate(&data, 6),
         raw_len: data.len(),
     });
     // A whole fallback face (subsetting failed) can be megabytes: not kept.
@@ -350,7 +355,7 @@ pub fn write(frame: &Frame) -> Vec<u8> {
             }
         }
     }
-    let content_bytes = deflate(&content.finish());
+    let content_bytes = deflate(&content.finish(), 1);
     let mut state_refs = vec![("A255".to_string(), alloc(), 1.0f32)];
     for (key, name) in &alphas.names {
         state_refs.push((name.clone(), alloc(), f32::from(*key) / 255.0));

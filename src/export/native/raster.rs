@@ -1,24 +1,22 @@
-//! PNG: the display list painted at the device scale, encoded by the `png` crate with
-//! settings for flat-colour pictures.
+//! PNG: the display list painted at the device scale, band by band, into a pixel
+//! [`Target`] (palette indices, or RGB when a frame has too many colours), each band's rows
+//! going straight to the [`Encoder`].
 //!
-//! The picture is nearly all axis-aligned boxes and glyphs, so those skip tiny-skia's
-//! blending pipeline: a box fills the pixels it covers whole as a run of one `u32` per
-//! row (its edge pixels get their share of it, as tiny-skia's anti-aliasing gives), and
-//! glyph coverage bitmaps (from `fonts`, rasterized at `size × scale` device px) are
-//! blended with integer arithmetic through a per-colour table that weights coverage as
-//! the browser does, pens snapped to whole device pixels as a browser snaps text. Only
-//! rounded boxes and borders go through tiny-skia. The image is opaque, so it is written
-//! as 8-bit RGB: a quarter less to filter and compress. The `Up` filter turns the long
-//! runs of identical rows (row backgrounds, the blank parts of lines) into zeros, and the
-//! fast deflate of `fdeflate` compresses those runs nearly as well as the default level
-//! at a fraction of its time.
+//! Nothing goes through a general rasterizer: a diff frame is axis-aligned boxes (some
+//! with rounded corners), 1 px borders, hatching and glyphs. A box fills the pixels it
+//! covers whole as a run of one pixel value per row, and its edge pixels get the share of
+//! it they cover (as an anti-aliasing rasterizer gives); a rounded corner's pixels get
+//! the coverage of their distance to the corner's circle; a border is its outer rounded
+//! box less its inner one, and the inner part of each row is skipped, not computed. Glyph
+//! coverage bitmaps (from `fonts`, rasterized at `size × scale` device px) are blended
+//! through a per-colour table that weights coverage as the browser does, pens snapped to
+//! whole device pixels as a browser snaps text.
 
 use std::collections::HashMap;
-use std::io::Write as _;
 use std::sync::{Arc, Mutex};
 
-use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
-
+use super::canvas::{div255, Indexed, Ink, Rgb, Rgb8, Target};
+use super::encode::Encoder;
 use super::fonts::{fonts, Bitmap, FaceId};
 use super::layout::{Frame, Item, Rect};
 use super::theme::Rgba;
@@ -30,40 +28,14 @@ pub fn device_size(frame: &Frame, scale: f64) -> (u32, u32) {
     (w, h)
 }
 
-fn paint_of(color: Rgba) -> Paint<'static> {
-    let mut paint = Paint::default();
-    paint.set_color_rgba8(color.r, color.g, color.b, (color.a * 255.0).round() as u8);
-    paint.anti_alias = true;
-    paint
-}
-
-/// A rounded rectangle path (radius clamped to half the shorter side).
-fn rounded(r: Rect, radius: f32) -> Option<tiny_skia::Path> {
-    let rad = radius.min(r.w / 2.0).min(r.h / 2.0).max(0.0);
-    if rad <= 0.0 {
-        return tiny_skia::Rect::from_xywh(r.x, r.y, r.w, r.h).map(PathBuilder::from_rect);
-    }
-    // Cubic quarter circles (k = 0.5523).
-    let k = rad * 0.552_284_8;
-    let (x0, y0, x1, y1) = (r.x, r.y, r.x + r.w, r.y + r.h);
-    let mut pb = PathBuilder::new();
-    pb.move_to(x0 + rad, y0);
-    pb.line_to(x1 - rad, y0);
-    pb.cubic_to(x1 - rad + k, y0, x1, y0 + rad - k, x1, y0 + rad);
-    pb.line_to(x1, y1 - rad);
-    pb.cubic_to(x1, y1 - rad + k, x1 - rad + k, y1, x1 - rad, y1);
-    pb.line_to(x0 + rad, y1);
-    pb.cubic_to(x0 + rad - k, y1, x0, y1 - rad + k, x0, y1 - rad);
-    pb.line_to(x0, y0 + rad);
-    pb.cubic_to(x0, y0 + rad - k, x0 + rad - k, y0, x0 + rad, y0);
-    pb.close();
-    pb.finish()
-}
-
 /// Rows painted at a time: the picture is painted band by band and each band's rows go
-/// straight to the encoder, so a render holds one band, not the whole image (an 8 MP
-/// frame would be 32 MiB of pixels).
+/// straight to the encoder, so a render holds one band, not the whole image.
 pub const BAND_ROWS: u32 = 128;
+
+/// Coverage steps of a text ramp in a palette image (the untouched pixel and the full
+/// colour included). Measured on the fidelity set (`tests/export_native_fidelity.rs`,
+/// see benches/README.md): fewer steps cost SSIM, more cost palette room.
+pub const TEXT_LEVELS: usize = 8;
 
 /// Device px added to each baseline before it is snapped down to a whole pixel. Chromium
 /// (FreeType's vertical hinting) draws a glyph's top about one device pixel above where
@@ -90,21 +62,48 @@ fn extent(item: &Item) -> (f32, f32) {
     }
 }
 
-/// Paints the device rows `top..top + pixmap.height()` of `frame` at `scale`.
-fn paint_band(
-    pixmap: &mut Pixmap,
+/// Device rows `top..top + h` of the picture, `w` pixels each.
+pub struct Band<P> {
+    w: usize,
+    h: usize,
+    top: u32,
+    px: Vec<P>,
+}
+
+impl<P: Copy + Default> Band<P> {
+    fn new(w: usize, h: usize) -> Band<P> {
+        Band {
+            w,
+            h,
+            top: 0,
+            px: vec![P::default(); w * h],
+        }
+    }
+
+    fn row(&mut self, y: usize) -> &mut [P] {
+        &mut self.px[y * self.w..(y + 1) * self.w]
+    }
+}
+
+/// A colour as the painter uses it: RGB and opacity 0–255.
+fn split(c: Rgba) -> (Rgb, u32) {
+    ([c.r, c.g, c.b], alpha_u8(c.a))
+}
+
+/// Paints the rows of `band` (its `top` set) of `frame` at `scale`.
+fn paint_band<T: Target>(
+    band: &mut Band<T::Px>,
+    t: &mut T,
     frame: &Frame,
     extents: &[(f32, f32)],
-    glyphs_memo: &mut GlyphMemo,
-    scale: f32,
-    top: u32,
+    memo: &mut GlyphMemo,
+    s: f32,
 ) {
     let bg = frame.background;
-    pixmap.fill(tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, 255));
-    let s = scale;
-    let band_top = top as f32 / s;
-    let band_bottom = (top + pixmap.height()) as f32 / s;
-    let t = Transform::from_row(s, 0.0, 0.0, s, 0.0, -(top as f32));
+    let fill = t.solid([bg.r, bg.g, bg.b]);
+    band.px.fill(fill);
+    let band_top = band.top as f32 / s;
+    let band_bottom = (band.top as usize + band.h) as f32 / s;
     for (item, &(lo, hi)) in frame.items.iter().zip(extents) {
         if hi < band_top - 1.0 || lo > band_bottom + 1.0 {
             continue;
@@ -115,52 +114,35 @@ fn paint_band(
                 color,
                 radius,
             } => {
-                if *radius <= 0.0 {
-                    fill_box(pixmap, *rect, *color, s, top);
-                } else if let Some(path) = rounded(*rect, *radius) {
-                    pixmap.fill_path(&path, &paint_of(*color), FillRule::Winding, t, None);
-                }
+                let shape = Shape::new(*rect, *radius, s, band.top);
+                fill_shape(band, t, &shape, *color);
             }
             Item::Stroke {
                 rect,
                 color,
                 radius,
-            } => {
-                let inset = Rect {
-                    x: rect.x + 0.5,
-                    y: rect.y + 0.5,
-                    w: rect.w - 1.0,
-                    h: rect.h - 1.0,
-                };
-                if let Some(path) = rounded(inset, (radius - 0.5).max(0.0)) {
-                    let stroke = Stroke {
-                        width: 1.0,
-                        ..Stroke::default()
-                    };
-                    pixmap.stroke_path(&path, &paint_of(*color), &stroke, t, None);
-                }
-            }
-            Item::Hatch { rect, color } => hatch(pixmap, *rect, *color, s, top),
+            } => stroke(band, t, *rect, *radius, *color, s),
+            Item::Hatch { rect, color } => hatch(band, t, *rect, *color, s),
             Item::Text {
                 size,
                 color,
                 glyphs,
             } => {
                 let px = size * s;
-                let alpha = alpha_u8(color.a);
+                let (rgb, alpha) = split(*color);
                 if alpha == 0 {
                     continue;
                 }
-                let lut = glyphs_memo.lut(*color);
+                let ink = memo.ink(t, rgb, alpha as u8);
                 for g in glyphs {
                     if g.ch == ' ' {
                         continue;
                     }
-                    let bitmap = glyphs_memo.get(g.face, g.gid, px);
+                    let bitmap = memo.get(g.face, g.gid, px);
                     let ox = (g.x * s).round() as i64 + i64::from(bitmap.left);
                     let oy = (g.y * s + BASELINE_NUDGE).floor() as i64 + i64::from(bitmap.top)
-                        - i64::from(top);
-                    blend_mask(pixmap, ox, oy, bitmap, &lut, *color, alpha);
+                        - i64::from(band.top);
+                    blend_mask(band, t, ox, oy, bitmap, ink);
                 }
             }
         }
@@ -170,80 +152,104 @@ fn paint_band(
 /// Pixel count and byte size of the latest PNG (the next one's first allocation).
 static LAST_SIZE: Mutex<Option<(usize, usize)>> = Mutex::new(None);
 
-/// Paints `frame` at `scale` and encodes it as an opaque 8-bit RGB PNG, band by band.
-/// Returns the PNG and its size.
+/// Paints `frame` at `scale` and encodes it as an 8-bit palette PNG, band by band, or as
+/// RGB when its colours do not fit a palette. Returns the PNG and its size.
 pub fn render_png(frame: &Frame, scale: f64) -> Result<(Vec<u8>, u32, u32), String> {
+    // Fewer steps first, then exact RGB: a frame of very many colour pairs still gets
+    // a picture, at the price of painting it again.
+    for levels in [TEXT_LEVELS, TEXT_LEVELS / 2] {
+        if let Some(png) = encode(frame, scale, &mut Indexed::new(levels))? {
+            return Ok(png);
+        }
+    }
+    encode(frame, scale, &mut Rgb8::default())?.ok_or_else(|| "RGB has no palette".into())
+}
+
+/// Paints and encodes `frame` into target `t`; `None` once `t` has run out of colours.
+fn encode<T: Target>(
+    frame: &Frame,
+    scale: f64,
+    t: &mut T,
+) -> Result<Option<(Vec<u8>, u32, u32)>, String> {
     let (w, h) = device_size(frame, scale);
     let extents: Vec<(f32, f32)> = frame.items.iter().map(extent).collect();
-    // Sized from the last PNG of the same pixel count: growing a 4 MiB vector by doubling
-    // would hold the old and the new buffer at once, twice per render.
+    // Sized from the last PNG of the same pixel count: growing a vector of megabytes by
+    // doubling would hold the old and the new buffer at once.
     let pixels = w as usize * h as usize;
     let hint = LAST_SIZE
         .lock()
         .ok()
         .and_then(|l| l.filter(|(p, _)| *p == pixels).map(|(_, b)| b + b / 16));
-    let mut out = Vec::with_capacity(hint.unwrap_or(pixels / 8 + 1024));
-    {
-        let mut enc = png::Encoder::new(&mut out, w, h);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Fast);
-        enc.set_filter(png::Filter::Up);
-        let mut writer = enc.write_header().map_err(|e| e.to_string())?;
-        let mut stream = writer.stream_writer().map_err(|e| e.to_string())?;
-        let mut band = Pixmap::new(w, BAND_ROWS.min(h)).ok_or("no memory for a band")?;
-        let mut rgb = vec![0u8; w as usize * 3 * BAND_ROWS.min(h) as usize];
-        let mut memo = GlyphMemo::default();
-        let mut top = 0;
-        while top < h {
-            let rows = BAND_ROWS.min(h - top);
-            if rows != band.height() {
-                band = Pixmap::new(w, rows).ok_or("no memory for a band")?;
-            }
-            paint_band(&mut band, frame, &extents, &mut memo, scale as f32, top);
-            let n = w as usize * rows as usize;
-            for (dst, src) in rgb[..n * 3]
-                .chunks_exact_mut(3)
-                .zip(band.data().chunks_exact(4))
-            {
-                dst.copy_from_slice(&src[..3]);
-            }
-            stream.write_all(&rgb[..n * 3]).map_err(|e| e.to_string())?;
-            top += rows;
-        }
-        stream.finish().map_err(|e| e.to_string())?;
-    }
-    if let Ok(mut last) = LAST_SIZE.lock() {
-        *last = Some((pixels, out.len()));
-    }
-    Ok((out, w, h))
-}
-
-/// Paints the whole frame into one pixmap (tests and the fidelity check compare pixels).
-pub fn paint(frame: &Frame, scale: f64) -> Option<Pixmap> {
-    let (w, h) = device_size(frame, scale);
-    let mut pixmap = Pixmap::new(w, h)?;
-    let extents: Vec<(f32, f32)> = frame.items.iter().map(extent).collect();
+    let mut enc =
+        Encoder::new(w, h, T::BYTES, hint.unwrap_or(pixels / 8)).map_err(|e| e.to_string())?;
+    let mut band: Band<T::Px> = Band::new(w as usize, BAND_ROWS.min(h) as usize);
     let mut memo = GlyphMemo::default();
-    paint_band(&mut pixmap, frame, &extents, &mut memo, scale as f32, 0);
-    Some(pixmap)
+    let mut top = 0;
+    while top < h {
+        let rows = BAND_ROWS.min(h - top) as usize;
+        band.h = rows;
+        band.px.truncate(band.w * rows);
+        band.top = top;
+        paint_band(&mut band, t, frame, &extents, &mut memo, scale as f32);
+        if t.overflowed() {
+            return Ok(None);
+        }
+        enc.rows(T::bytes(&band.px)).map_err(|e| e.to_string())?;
+        top += rows as u32;
+    }
+    let png = enc.finish(t.palette()).map_err(|e| e.to_string())?;
+    if let Ok(mut last) = LAST_SIZE.lock() {
+        *last = Some((pixels, png.len()));
+    }
+    Ok(Some((png, w, h)))
 }
 
-/// The glyph bitmaps one render has used: the shared cache sits behind a lock that the
-/// renders of both cores would otherwise take for every glyph.
+/// Paints the whole frame in exact RGB (tests and the fidelity check compare pixels).
+pub fn paint(frame: &Frame, scale: f64) -> image::RgbImage {
+    let (w, h) = device_size(frame, scale);
+    let extents: Vec<(f32, f32)> = frame.items.iter().map(extent).collect();
+    let mut band: Band<Rgb> = Band::new(w as usize, h as usize);
+    let mut memo = GlyphMemo::default();
+    paint_band(
+        &mut band,
+        &mut Rgb8::default(),
+        frame,
+        &extents,
+        &mut memo,
+        scale as f32,
+    );
+    image::RgbImage::from_raw(w, h, band.px.as_flattened().to_vec())
+        .unwrap_or_else(|| image::RgbImage::new(w, h))
+}
+
+/// The glyph bitmaps and inks one render has used: the shared glyph cache sits behind a
+/// lock that the renders of both cores would otherwise take for every glyph.
 #[derive(Default)]
 struct GlyphMemo {
     map: HashMap<(FaceId, u16, u32), Arc<Bitmap>>,
-    luts: HashMap<(u8, u8, u8), Arc<[u8; 256]>>,
+    inks: HashMap<(Rgb, u8), usize>,
 }
 
 impl GlyphMemo {
-    fn lut(&mut self, color: Rgba) -> Arc<[u8; 256]> {
-        Arc::clone(
-            self.luts
-                .entry((color.r, color.g, color.b))
-                .or_insert_with(|| Arc::new(coverage_lut(color))),
-        )
+    /// The target's handle of text in `rgb` at opacity `alpha`.
+    fn ink<T: Target>(&mut self, t: &mut T, rgb: Rgb, alpha: u8) -> usize {
+        *self.inks.entry((rgb, alpha)).or_insert_with(|| {
+            let lut = coverage_lut(rgb);
+            let a = u32::from(alpha);
+            let opacity = std::array::from_fn(|c| {
+                let l = u32::from(lut[c]);
+                if a == 255 {
+                    l as u8
+                } else {
+                    div255(l * a) as u8
+                }
+            });
+            t.ink(&Ink {
+                rgb,
+                alpha,
+                opacity,
+            })
+        })
     }
 
     fn get(&mut self, face: FaceId, gid: u16, px: f32) -> &Bitmap {
@@ -263,13 +269,13 @@ const TEXT_CONTRAST: f32 = 0.2;
 /// text on dark backgrounds heavier and keeps dark text crisp (gamma 1.2, contrast 0.2
 /// on Linux). The same correction, computed once per colour, is applied here, so dark
 /// themes match the browser's text weight.
-fn coverage_lut(color: Rgba) -> [u8; 256] {
+fn coverage_lut(color: Rgb) -> [u8; 256] {
     let (gamma, contrast) = (TEXT_GAMMA, TEXT_CONTRAST);
     let to_lin = |v: f32| v.powf(gamma);
     let from_lin = |v: f32| v.max(0.0).powf(1.0 / gamma);
-    let lin = 0.2126 * to_lin(f32::from(color.r) / 255.0)
-        + 0.7152 * to_lin(f32::from(color.g) / 255.0)
-        + 0.0722 * to_lin(f32::from(color.b) / 255.0);
+    let lin = 0.2126 * to_lin(f32::from(color[0]) / 255.0)
+        + 0.7152 * to_lin(f32::from(color[1]) / 255.0)
+        + 0.0722 * to_lin(f32::from(color[2]) / 255.0);
     let src = from_lin(lin);
     // Skia's guess at the background: the perceptual opposite of the text.
     let dst = 1.0 - src;
@@ -297,28 +303,6 @@ fn alpha_u8(a: f32) -> u32 {
     (a.clamp(0.0, 1.0) * 255.0).round() as u32
 }
 
-/// `x / 255` rounded to nearest, exact for every `x` up to 255 × 255.
-#[inline]
-fn div255(x: u32) -> u32 {
-    let x = x + 128;
-    (x + (x >> 8)) >> 8
-}
-
-/// `src` over `dst` at opacity `a` (0–255), one channel.
-#[inline]
-fn mix(src: u8, dst: u8, a: u32) -> u8 {
-    div255(u32::from(src) * a + u32::from(dst) * (255 - a)) as u8
-}
-
-/// `color` at opacity `a` (0–255) over one opaque RGBA pixel.
-#[inline]
-fn blend_px(px: &mut [u8], color: Rgba, a: u32) {
-    px[0] = mix(color.r, px[0], a);
-    px[1] = mix(color.g, px[1], a);
-    px[2] = mix(color.b, px[2], a);
-    px[3] = 255;
-}
-
 /// How much of the device pixel `i..i + 1` the span `lo..hi` covers, 0–1.
 #[inline]
 fn overlap(i: usize, lo: f32, hi: f32) -> f32 {
@@ -326,127 +310,238 @@ fn overlap(i: usize, lo: f32, hi: f32) -> f32 {
     ((i + 1.0).min(hi) - i.max(lo)).clamp(0.0, 1.0)
 }
 
-/// An axis-aligned box, anti-aliased as tiny-skia draws it (an edge pixel gets the share
-/// of it the box covers) but without its blending pipeline: the rows and columns the box
-/// covers whole are a run of one `u32` per row when it is opaque, and every other pixel is
-/// blended with integer arithmetic. The band is opaque, so straight and premultiplied
-/// pixels are the same.
-fn fill_box(pixmap: &mut Pixmap, rect: Rect, color: Rgba, s: f32, top: u32) {
-    let a = alpha_u8(color.a);
-    let (pw, ph) = (pixmap.width() as f32, pixmap.height() as f32);
-    let top = top as f32;
-    let fx0 = (rect.x * s).clamp(0.0, pw);
-    let fx1 = ((rect.x + rect.w) * s).clamp(0.0, pw);
-    let fy0 = (rect.y * s - top).clamp(0.0, ph);
-    let fy1 = ((rect.y + rect.h) * s - top).clamp(0.0, ph);
-    if a == 0 || fx0 >= fx1 || fy0 >= fy1 {
+/// A box with rounded corners in band device px.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    x0: f32,
+    y0: f32,
+    x1: f32,
+    y1: f32,
+    /// Corner radius (0: square), at most half the shorter side.
+    r: f32,
+}
+
+impl Shape {
+    /// `rect` (CSS px) with `radius` at scale `s`, in the coordinates of a band whose
+    /// first row is device row `top`.
+    fn new(rect: Rect, radius: f32, s: f32, top: u32) -> Shape {
+        let top = top as f32;
+        let r = (radius.min(rect.w / 2.0).min(rect.h / 2.0).max(0.0)) * s;
+        Shape {
+            x0: rect.x * s,
+            y0: rect.y * s - top,
+            x1: (rect.x + rect.w) * s,
+            y1: (rect.y + rect.h) * s - top,
+            r,
+        }
+    }
+
+    /// Rows `lo..hi` of the band (`h` rows) it touches.
+    fn rows(&self, h: usize) -> (usize, usize) {
+        let lo = self.y0.clamp(0.0, h as f32).floor() as usize;
+        let hi = self.y1.clamp(0.0, h as f32).ceil() as usize;
+        (lo, hi)
+    }
+
+    /// Columns `lo..hi` of a `w`-pixel row it touches.
+    fn cols(&self, w: usize) -> (usize, usize) {
+        let lo = self.x0.clamp(0.0, w as f32).floor() as usize;
+        let hi = self.x1.clamp(0.0, w as f32).ceil() as usize;
+        (lo, hi)
+    }
+
+    /// Whether row `y` crosses a rounded corner.
+    fn corner_row(&self, y: usize) -> bool {
+        self.r > 0.0 && ((y as f32) < self.y0 + self.r || (y + 1) as f32 > self.y1 - self.r)
+    }
+
+    /// Columns `lo..hi` of row `y` that are not in a corner: covered by `overlap` of the
+    /// row alone.
+    fn plain_cols(&self, y: usize, w: usize) -> (usize, usize) {
+        let (lo, hi) = if self.corner_row(y) {
+            (self.x0 + self.r, self.x1 - self.r)
+        } else {
+            (self.x0, self.x1)
+        };
+        let lo = lo.clamp(0.0, w as f32).ceil() as usize;
+        let hi = (hi.clamp(0.0, w as f32).floor() as usize).max(lo);
+        (lo, hi)
+    }
+
+    /// Coverage 0–1 of pixel (`x`, `y`): the overlap of the pixel with the box, within a
+    /// corner limited by the pixel centre's distance to the corner's circle.
+    fn coverage(&self, x: usize, y: usize) -> f32 {
+        let base = overlap(x, self.x0, self.x1) * overlap(y, self.y0, self.y1);
+        if base <= 0.0 || self.r <= 0.0 {
+            return base;
+        }
+        let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+        let dx = if cx < self.x0 + self.r {
+            self.x0 + self.r - cx
+        } else if cx > self.x1 - self.r {
+            cx - (self.x1 - self.r)
+        } else {
+            return base;
+        };
+        let dy = if cy < self.y0 + self.r {
+            self.y0 + self.r - cy
+        } else if cy > self.y1 - self.r {
+            cy - (self.y1 - self.r)
+        } else {
+            return base;
+        };
+        let d = (dx * dx + dy * dy).sqrt();
+        base.min((self.r - d + 0.5).clamp(0.0, 1.0))
+    }
+}
+
+/// `c` at opacity `a` (0–255) over pixels `x0..x1` of `row`. Opaque runs are one fill;
+/// a translucent run blends each distinct pixel under it once.
+#[inline]
+fn span<T: Target>(t: &mut T, row: &mut [T::Px], x0: usize, x1: usize, c: Rgb, a: u32) {
+    if a == 0 || x0 >= x1 {
         return;
     }
-    let (ix0, ix1) = (fx0.floor() as usize, fx1.ceil() as usize);
-    let (iy0, iy1) = (fy0.floor() as usize, fy1.ceil() as usize);
-    // Columns covered whole: `full0..full1` (may be empty).
-    let full0 = fx0.ceil() as usize;
-    let full1 = (fx1.floor() as usize).max(full0);
-    let w = pixmap.width() as usize;
-    let opaque = tiny_skia::PremultipliedColorU8::from_rgba(color.r, color.g, color.b, 255);
-    for y in iy0..iy1 {
-        let cy = overlap(y, fy0, fy1);
-        let row_a = (a as f32 * cy).round() as u32;
-        if row_a == 0 {
-            continue;
+    if a >= 255 {
+        let p = t.solid(c);
+        row[x0..x1].fill(p);
+        return;
+    }
+    let mut last: Option<(T::Px, T::Px)> = None;
+    for px in &mut row[x0..x1] {
+        let under = *px;
+        *px = match last {
+            Some((u, out)) if u == under => out,
+            _ => {
+                let out = t.over(under, c, a as u8);
+                last = Some((under, out));
+                out
+            }
+        };
+    }
+}
+
+/// `c` at opacity `a` (0–255) times coverage `cov` (0–1) over one pixel.
+#[inline]
+fn dot<T: Target>(t: &mut T, px: &mut T::Px, c: Rgb, a: u32, cov: f32) {
+    let a = (a as f32 * T::edge(cov)).round() as u32;
+    if a >= 255 {
+        *px = t.solid(c);
+    } else if a > 0 {
+        *px = t.over(*px, c, a as u8);
+    }
+}
+
+/// A filled box, square or rounded: the plain middle of each row as one span at the
+/// row's vertical coverage, its edge and corner pixels by their own coverage.
+fn fill_shape<T: Target>(band: &mut Band<T::Px>, t: &mut T, shape: &Shape, color: Rgba) {
+    let (c, a) = split(color);
+    if a == 0 {
+        return;
+    }
+    let w = band.w;
+    let (ylo, yhi) = shape.rows(band.h);
+    let (xlo, xhi) = shape.cols(w);
+    for y in ylo..yhi {
+        let cy = overlap(y, shape.y0, shape.y1);
+        let (p0, p1) = shape.plain_cols(y, w);
+        let row = band.row(y);
+        span(t, row, p0, p1, c, (a as f32 * T::edge(cy)).round() as u32);
+        for x in (xlo..p0.min(xhi)).chain(p1.max(xlo)..xhi) {
+            dot(t, &mut row[x], c, a, shape.coverage(x, y));
         }
-        if row_a == 255 {
-            if let Some(px) = opaque {
-                pixmap.pixels_mut()[y * w + full0..y * w + full1].fill(px);
-            }
-        }
-        let data = pixmap.data_mut();
-        let mut last: Option<([u8; 4], u32, [u8; 4])> = None;
-        for x in ix0..ix1 {
-            if row_a == 255 && (full0..full1).contains(&x) {
-                continue;
-            }
-            let pa = if (full0..full1).contains(&x) {
-                row_a
-            } else {
-                (row_a as f32 * overlap(x, fx0, fx1)).round() as u32
-            };
-            if pa == 0 {
-                continue;
-            }
-            let px = &mut data[(y * w + x) * 4..(y * w + x) * 4 + 4];
-            let under = [px[0], px[1], px[2], px[3]];
-            // Runs of one colour under the box (the usual case) are blended once.
-            match last {
-                Some((was, wa, out)) if was == under && wa == pa => px.copy_from_slice(&out),
-                _ => {
-                    blend_px(px, color, pa);
-                    last = Some((under, pa, [px[0], px[1], px[2], px[3]]));
-                }
+    }
+}
+
+/// A 1 px border inside `rect` (rounded by `radius`): the outer box less the box 1 px
+/// in, the inner part of each row skipped.
+fn stroke<T: Target>(
+    band: &mut Band<T::Px>,
+    t: &mut T,
+    rect: Rect,
+    radius: f32,
+    color: Rgba,
+    s: f32,
+) {
+    let (c, a) = split(color);
+    if a == 0 {
+        return;
+    }
+    let outer = Shape::new(rect, radius, s, band.top);
+    let inner_rect = Rect {
+        x: rect.x + 1.0,
+        y: rect.y + 1.0,
+        w: (rect.w - 2.0).max(0.0),
+        h: (rect.h - 2.0).max(0.0),
+    };
+    let inner = Shape::new(inner_rect, (radius - 1.0).max(0.0), s, band.top);
+    let w = band.w;
+    let (ylo, yhi) = outer.rows(band.h);
+    let (xlo, xhi) = outer.cols(w);
+    for y in ylo..yhi {
+        // Where the inner box covers whole pixels, the border is not.
+        let (s0, s1) = if overlap(y, inner.y0, inner.y1) >= 1.0 {
+            let lo = (inner.x0 + inner.r).clamp(0.0, w as f32).ceil() as usize;
+            let hi = ((inner.x1 - inner.r).clamp(0.0, w as f32).floor() as usize).max(lo);
+            (lo, hi)
+        } else {
+            (xhi, xhi)
+        };
+        let row = band.row(y);
+        for x in (xlo..s0.min(xhi)).chain(s1.max(xlo)..xhi) {
+            let cov = outer.coverage(x, y) - inner.coverage(x, y);
+            if cov > 0.0 {
+                dot(t, &mut row[x], c, a, cov);
             }
         }
     }
 }
 
-/// Source-over of `color` at opacity `alpha` (0–255) through a glyph's coverage mask
-/// whose top-left is at (`ox`, `oy`), clipped to the band; integer arithmetic only.
-fn blend_mask(
-    pixmap: &mut Pixmap,
+/// Blends a glyph's coverage mask whose top-left is at (`ox`, `oy`) in `ink`, clipped
+/// to the band.
+fn blend_mask<T: Target>(
+    band: &mut Band<T::Px>,
+    t: &mut T,
     ox: i64,
     oy: i64,
     bitmap: &Bitmap,
-    lut: &[u8; 256],
-    color: Rgba,
-    alpha: u32,
+    ink: usize,
 ) {
-    let (pw, ph) = (i64::from(pixmap.width()), i64::from(pixmap.height()));
+    let (pw, ph) = (band.w as i64, band.h as i64);
     let (bw, bh) = (bitmap.width as i64, bitmap.height as i64);
     let (c0, c1) = ((-ox).max(0), bw.min(pw - ox));
     let (r0, r1) = ((-oy).max(0), bh.min(ph - oy));
     if c0 >= c1 || r0 >= r1 {
         return;
     }
-    let data = pixmap.data_mut();
     for row in r0..r1 {
         let cov = &bitmap.coverage[(row * bw + c0) as usize..(row * bw + c1) as usize];
-        let start = (((oy + row) * pw + ox + c0) * 4) as usize;
-        let dst = &mut data[start..start + cov.len() * 4];
-        for (px, &c) in dst.chunks_exact_mut(4).zip(cov) {
-            if c == 0 {
-                continue;
-            }
-            let c = u32::from(lut[usize::from(c)]);
-            let a = if alpha == 255 { c } else { div255(c * alpha) };
-            if a == 255 {
-                px[..3].copy_from_slice(&[color.r, color.g, color.b]);
-            } else {
-                blend_px(px, color, a);
-            }
-        }
+        let dst = band.row((oy + row) as usize);
+        let x = (ox + c0) as usize;
+        t.glyph_row(&mut dst[x..x + cov.len()], cov, ink);
     }
 }
 
 /// `repeating-linear-gradient(135deg, transparent 0 6px, color 6px 7px)` over `rect`:
 /// a pixel is on a line when its distance along the gradient (from the top-left corner,
 /// in CSS px) falls in the last pixel of each 7 px period.
-fn hatch(pixmap: &mut Pixmap, rect: Rect, color: Rgba, s: f32, top: u32) {
-    let (pw, ph) = (pixmap.width() as i64, pixmap.height() as i64);
+fn hatch<T: Target>(band: &mut Band<T::Px>, t: &mut T, rect: Rect, color: Rgba, s: f32) {
+    let (c, a) = split(color);
+    let (pw, ph) = (band.w as i64, band.h as i64);
     let x0 = ((rect.x * s).round() as i64).clamp(0, pw);
     let x1 = (((rect.x + rect.w) * s).round() as i64).clamp(0, pw);
-    let top = i64::from(top);
+    let top = i64::from(band.top);
     let y0 = ((rect.y * s).round() as i64 - top).clamp(0, ph);
     let y1 = (((rect.y + rect.h) * s).round() as i64 - top).clamp(0, ph);
-    let data = pixmap.data_mut();
     let inv_sqrt2 = std::f32::consts::FRAC_1_SQRT_2;
-    let a = alpha_u8(color.a);
     for y in y0..y1 {
+        let row = band.row(y as usize);
         for x in x0..x1 {
             let dx = (x as f32 + 0.5) / s - rect.x;
             let dy = ((y + top) as f32 + 0.5) / s - rect.y;
             let d = ((dx + dy) * inv_sqrt2).rem_euclid(7.0);
             if d >= 6.0 {
-                let i = ((y * pw + x) * 4) as usize;
-                blend_px(&mut data[i..i + 4], color, a);
+                dot(t, &mut row[x as usize], c, a, 1.0);
             }
         }
     }
@@ -454,25 +549,36 @@ fn hatch(pixmap: &mut Pixmap, rect: Rect, color: Rgba, s: f32, top: u32) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::canvas::mix;
     use super::*;
+    use tiny_skia::{Paint, PathBuilder, Pixmap, Transform};
 
-    fn px(p: &Pixmap, x: u32, y: u32) -> [u8; 4] {
-        let i = ((y * p.width() + x) * 4) as usize;
-        let d = p.data();
-        [d[i], d[i + 1], d[i + 2], d[i + 3]]
+    fn band(w: usize, h: usize, top: u32, bg: Rgb) -> Band<Rgb> {
+        let mut b = Band::new(w, h);
+        b.top = top;
+        b.px.fill(bg);
+        b
     }
 
-    #[test]
-    fn division_by_255_rounds_exactly() {
-        for x in 0..=255 * 255 {
-            assert_eq!(div255(x), (f64::from(x) / 255.0).round() as u32, "{x}");
-        }
+    fn px(b: &Band<Rgb>, x: usize, y: usize) -> Rgb {
+        b.px[y * b.w + x]
+    }
+
+    fn skia_paint(c: Rgba) -> Paint<'static> {
+        let mut paint = Paint::default();
+        paint.set_color_rgba8(c.r, c.g, c.b, 255);
+        paint.anti_alias = true;
+        paint
+    }
+
+    fn fill(b: &mut Band<Rgb>, rect: Rect, c: Rgba, radius: f32, s: f32) {
+        let shape = Shape::new(rect, radius, s, b.top);
+        fill_shape(b, &mut Rgb8::default(), &shape, c);
     }
 
     #[test]
     fn boxes_cover_whole_pixels_and_share_their_edge_pixels() {
-        let mut p = Pixmap::new(20, 10).unwrap();
-        p.fill(tiny_skia::Color::from_rgba8(255, 255, 255, 255));
+        let mut p = band(20, 10, 2, [255; 3]);
         // 2.25..6.0 CSS px at scale 2 → device 4.5..12: column 4 half covered, 5..12 whole;
         // rows 2..6 of the picture, the band starting at device row 2.
         let r = Rect {
@@ -481,73 +587,126 @@ mod tests {
             w: 3.75,
             h: 2.0,
         };
-        fill_box(&mut p, r, Rgba::hex(0x102030), 2.0, 2);
-        assert_eq!(px(&p, 3, 0), [255; 4]);
+        fill(&mut p, r, Rgba::hex(0x102030), 0.0, 2.0);
+        assert_eq!(px(&p, 3, 0), [255; 3]);
         assert_eq!(
             px(&p, 4, 0),
             [
                 mix(0x10, 255, 128),
                 mix(0x20, 255, 128),
-                mix(0x30, 255, 128),
-                255
+                mix(0x30, 255, 128)
             ]
         );
-        assert_eq!(px(&p, 5, 0), [0x10, 0x20, 0x30, 255]);
-        assert_eq!(px(&p, 11, 3), [0x10, 0x20, 0x30, 255]);
-        assert_eq!(px(&p, 12, 3), [255; 4]);
-        assert_eq!(px(&p, 5, 4), [255; 4], "rows 0..4 of the band only");
+        assert_eq!(px(&p, 5, 0), [0x10, 0x20, 0x30]);
+        assert_eq!(px(&p, 11, 3), [0x10, 0x20, 0x30]);
+        assert_eq!(px(&p, 12, 3), [255; 3]);
+        assert_eq!(px(&p, 5, 4), [255; 3], "rows 0..4 of the band only");
         // Half-transparent black over white and over the box: integer source-over.
-        let half = Rgba::rgba(0, 0, 0, 0.5);
         let all = Rect {
             x: 0.0,
             y: 0.0,
             w: 10.0,
             h: 5.0,
         };
-        fill_box(&mut p, all, half, 2.0, 0);
-        assert_eq!(px(&p, 0, 9), [127, 127, 127, 255]);
-        assert_eq!(px(&p, 5, 0), [8, 16, 24, 255]);
-        // The same box as tiny-skia's anti-aliased fill, within rounding.
-        let mut q = Pixmap::new(20, 10).unwrap();
-        q.fill(tiny_skia::Color::from_rgba8(255, 255, 255, 255));
-        let mut mine = q.clone();
+        let mut q = band(20, 10, 0, [255; 3]);
+        fill(&mut q, r, Rgba::hex(0x102030), 0.0, 2.0);
+        fill(&mut q, all, Rgba::rgba(0, 0, 0, 0.5), 0.0, 2.0);
+        assert_eq!(px(&q, 0, 9), [127; 3]);
+        assert_eq!(px(&q, 5, 2), [8, 16, 24]);
+    }
+
+    /// Fills `rect` with `radius` both ways (this painter and tiny-skia's anti-aliased
+    /// path fill, white on black) and returns the largest channel difference.
+    fn against_skia(rect: Rect, radius: f32, s: f32) -> u8 {
+        let (w, h) = (40usize, 30usize);
+        let mut mine = band(w, h, 0, [0; 3]);
+        fill(&mut mine, rect, Rgba::hex(0xffffff), radius, s);
+        let mut sk = Pixmap::new(w as u32, h as u32).unwrap();
+        sk.fill(tiny_skia::Color::BLACK);
+        let k = radius * 0.552_284_8;
+        let (x0, y0, x1, y1) = (rect.x, rect.y, rect.x + rect.w, rect.y + rect.h);
+        let mut pb = PathBuilder::new();
+        pb.move_to(x0 + radius, y0);
+        pb.line_to(x1 - radius, y0);
+        pb.cubic_to(x1 - radius + k, y0, x1, y0 + radius - k, x1, y0 + radius);
+        pb.line_to(x1, y1 - radius);
+        pb.cubic_to(x1, y1 - radius + k, x1 - radius + k, y1, x1 - radius, y1);
+        pb.line_to(x0 + radius, y1);
+        pb.cubic_to(x0 + radius - k, y1, x0, y1 - radius + k, x0, y1 - radius);
+        pb.line_to(x0, y0 + radius);
+        pb.cubic_to(x0, y0 + radius - k, x0 + radius - k, y0, x0 + radius, y0);
+        pb.close();
+        let path = pb.finish().unwrap();
+        sk.fill_path(
+            &path,
+            &skia_paint(Rgba::hex(0xffffff)),
+            tiny_skia::FillRule::Winding,
+            Transform::from_scale(s, s),
+            None,
+        );
+        let mut worst = 0;
+        for y in 0..h {
+            for x in 0..w {
+                let a = px(&mine, x, y)[0];
+                let b = sk.data()[(y * w + x) * 4];
+                worst = worst.max(a.abs_diff(b));
+            }
+        }
+        worst
+    }
+
+    #[test]
+    fn boxes_and_rounded_boxes_agree_with_a_path_rasterizer() {
         let odd = Rect {
             x: 1.3,
             y: 0.7,
-            w: 5.1,
-            h: 2.45,
+            w: 12.1,
+            h: 9.45,
         };
-        fill_box(&mut mine, odd, Rgba::hex(0x336699), 2.0, 0);
-        let sk = tiny_skia::Rect::from_xywh(odd.x, odd.y, odd.w, odd.h).unwrap();
-        q.fill_rect(
-            sk,
-            &paint_of(Rgba::hex(0x336699)),
-            Transform::from_scale(2.0, 2.0),
-            None,
-        );
-        // tiny-skia samples an edge's coverage in quarter pixels vertically, this fill
-        // measures it exactly: an edge pixel may differ by up to an eighth of the colour
-        // step; every pixel covered whole or not at all is equal.
-        for (a, b) in mine.data().iter().zip(q.data()) {
-            assert!(a.abs_diff(*b) <= 32, "{a} vs {b}");
-        }
-        // Device box 2.6..12.8 × 1.4..6.3: columns 3..12 and rows 2..6 are inside whole,
-        // columns up to 1 and from 13, rows 0 and from 7 are outside.
-        for y in 0..10 {
-            for x in 0..20 {
-                let inside = (3..12).contains(&x) && (2..6).contains(&y);
-                let outside = x <= 1 || x >= 13 || y == 0 || y >= 7;
-                if inside || outside {
-                    assert_eq!(px(&mine, x, y), px(&q, x, y), "({x}, {y})");
-                }
-            }
+        // Square: tiny-skia samples an edge in quarter pixels vertically, this fill
+        // measures it exactly.
+        assert!(against_skia(odd, 0.0, 2.0) <= 32);
+        // Rounded (word marks 3 px, boxes 8 px): a corner pixel by its centre's distance
+        // to the circle, against the rasterizer's sampled cubic curves.
+        for (radius, s) in [(3.0, 2.0), (4.0, 1.06), (4.5, 2.37)] {
+            let worst = against_skia(odd, radius, s);
+            assert!(worst <= 80, "radius {radius} at {s}: {worst}");
         }
     }
 
     #[test]
+    fn a_border_is_one_px_inside_its_box_and_its_middle_is_untouched() {
+        let mut b = band(40, 30, 0, [0; 3]);
+        let rect = Rect {
+            x: 2.0,
+            y: 2.0,
+            w: 16.0,
+            h: 12.0,
+        };
+        stroke(
+            &mut b,
+            &mut Rgb8::default(),
+            rect,
+            4.0,
+            Rgba::hex(0xffffff),
+            2.0,
+        );
+        // Device box 4..36 × 4..28, border 2 device px wide.
+        assert_eq!(px(&b, 20, 4), [255; 3], "top border");
+        assert_eq!(px(&b, 20, 5), [255; 3]);
+        assert_eq!(px(&b, 20, 6), [0; 3], "inside");
+        assert_eq!(px(&b, 4, 16), [255; 3], "left border");
+        assert_eq!(px(&b, 6, 16), [0; 3]);
+        assert_eq!(px(&b, 35, 16), [255; 3], "right border");
+        assert_eq!(px(&b, 20, 3), [0; 3], "outside");
+        // The corner is cut: the box's corner pixel is outside the rounded border.
+        assert_eq!(px(&b, 4, 4), [0; 3]);
+    }
+
+    #[test]
     fn light_text_is_blended_heavier_than_dark_text_and_the_ends_stay() {
-        let light = coverage_lut(Rgba::hex(0xe6edf3));
-        let dark = coverage_lut(Rgba::hex(0x1f2328));
+        let light = coverage_lut([0xe6, 0xed, 0xf3]);
+        let dark = coverage_lut([0x1f, 0x23, 0x28]);
         for lut in [&light, &dark] {
             assert_eq!((lut[0], lut[255]), (0, 255));
             assert!(lut.windows(2).all(|w| w[0] <= w[1]), "monotonic");
@@ -558,8 +717,7 @@ mod tests {
 
     #[test]
     fn glyph_masks_blend_by_coverage_and_clip_to_the_band() {
-        let mut p = Pixmap::new(4, 2).unwrap();
-        p.fill(tiny_skia::Color::from_rgba8(0, 0, 0, 255));
+        let mut p = band(4, 2, 0, [0; 3]);
         let bitmap = Bitmap {
             left: 0,
             top: 0,
@@ -567,15 +725,22 @@ mod tests {
             height: 3,
             coverage: vec![255, 128, 0, 0, 0, 0, 64, 64, 64],
         };
+        let mut t = Rgb8::default();
+        let linear = |alpha: u8| Ink {
+            rgb: [255; 3],
+            alpha,
+            opacity: std::array::from_fn(|i| div255(i as u32 * u32::from(alpha)) as u8),
+        };
         // One row above the band, one column left of it: only the mask's lower right
         // part lands.
-        let linear: [u8; 256] = std::array::from_fn(|i| i as u8);
-        blend_mask(&mut p, -1, -1, &bitmap, &linear, Rgba::hex(0xffffff), 255);
-        assert_eq!(px(&p, 0, 0), [0, 0, 0, 255]);
-        assert_eq!(px(&p, 0, 1), [64, 64, 64, 255]);
-        assert_eq!(px(&p, 1, 1), [64, 64, 64, 255]);
-        blend_mask(&mut p, 2, 0, &bitmap, &linear, Rgba::hex(0xffffff), 128);
-        assert_eq!(px(&p, 2, 0), [128, 128, 128, 255]);
-        assert_eq!(px(&p, 3, 0), [64, 64, 64, 255]);
+        let full = t.ink(&linear(255));
+        blend_mask(&mut p, &mut t, -1, -1, &bitmap, full);
+        assert_eq!(px(&p, 0, 0), [0; 3]);
+        assert_eq!(px(&p, 0, 1), [64; 3]);
+        assert_eq!(px(&p, 1, 1), [64; 3]);
+        let half = t.ink(&linear(128));
+        blend_mask(&mut p, &mut t, 2, 0, &bitmap, half);
+        assert_eq!(px(&p, 2, 0), [128; 3]);
+        assert_eq!(px(&p, 3, 0), [64; 3]);
     }
 }
