@@ -404,7 +404,10 @@ pub fn standalone_html_with(
             let _ = write!(out, " style=\"border-bottom-color:#{c:06x}\"");
         }
         let _ = write!(out, ">{}</h2>", escape(&sh.name));
-        render_table(book, sh, max_rows, &mut out);
+        // A chart sheet has no cells: only its chart.
+        if !sh.chart_sheet {
+            render_table(book, sh, max_rows, &mut out);
+        }
         let shown_rows = sh.row_count.min(max_rows);
         if sh.row_count > max_rows {
             let _ = write!(
