@@ -56,6 +56,8 @@ struct Frame {
     rotation: Option<f32>,
     /// The shape's preset geometry, when not a rectangle.
     geometry: Option<String>,
+    /// Its adjust values (`a:avLst`).
+    geometry_adjust: Vec<(String, f64)>,
     /// Where a text box's text sits (`wps:bodyPr anchor`).
     text_anchor: Option<String>,
 }
@@ -139,6 +141,7 @@ impl Parser<'_, '_> {
                         outline: frame.outline.clone(),
                         rotation: frame.rotation,
                         geometry: frame.geometry.clone(),
+                        geometry_adjust: frame.geometry_adjust.clone(),
                         line: None,
                         text_anchor: frame.text_anchor.clone(),
                         blocks,
@@ -170,6 +173,10 @@ impl Parser<'_, '_> {
                         .and_then(|g| g.attr_local("prst"))
                         .filter(|g| *g != "rect")
                         .map(str::to_owned);
+                    inner.geometry_adjust = props
+                        .and_then(|p| p.child(Ns::A, "prstGeom"))
+                        .map(crate::office::drawingml::adjust_values)
+                        .unwrap_or_default();
                     inner.text_anchor = c
                         .child(Ns::Wps, "bodyPr")
                         .and_then(|b| b.attr_local("anchor"))
@@ -201,6 +208,7 @@ impl Parser<'_, '_> {
                             })),
                             rotation: inner.rotation,
                             geometry: inner.geometry,
+                            geometry_adjust: inner.geometry_adjust,
                             line,
                             text_anchor: None,
                             blocks: Vec::new(),
@@ -442,6 +450,7 @@ impl Parser<'_, '_> {
                         outline: None,
                         rotation: shape.rotation,
                         geometry: None,
+                        geometry_adjust: Vec::new(),
                         line: None,
                         text_anchor: None,
                         blocks,

@@ -782,6 +782,9 @@ pub struct TextBox {
     /// is not a plain rectangle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub geometry: Option<String>,
+    /// The preset's adjust values (`a:avLst`), when the document gives any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub geometry_adjust: Vec<(String, f64)>,
     /// A line or connector (`wps:cNvCnPr`, `line`, `*Connector*` geometries), drawn as a
     /// stroke across the box instead of a box.
     #[serde(skip_serializing_if = "Option::is_none")]

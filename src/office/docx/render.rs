@@ -1134,22 +1134,29 @@ impl<'d> Renderer<'d, '_> {
                 if let Some(h) = b.height {
                     let _ = write!(style, "min-height:{}pt;", num(h));
                 }
-                if let Some(fill) = &b.fill {
-                    decl(&mut style, "background-color", fill);
-                }
-                if let Some(line) = &b.outline {
-                    border_css(&mut style, "", line);
-                }
-                if let Some((from, to, angle)) = &b.gradient {
-                    // CSS angles start at the top (0deg = upwards); DrawingML's at the left.
-                    let _ = write!(
-                        style,
-                        "background-image:linear-gradient({}deg,{from},{to});",
-                        num(angle + 90.0)
-                    );
-                }
-                if let Some(g) = b.geometry.as_deref() {
-                    style.push_str(geometry_css(g));
+                // A preset other than a rectangle is drawn as SVG behind its text; the
+                // box itself then paints nothing.
+                let shape = b
+                    .geometry
+                    .as_deref()
+                    .and_then(|g| geometry_svg(g, b, self.out.len()));
+                if let Some(shape) = &shape {
+                    style.push_str(&shape.style);
+                } else {
+                    if let Some(fill) = &b.fill {
+                        decl(&mut style, "background-color", fill);
+                    }
+                    if let Some(line) = &b.outline {
+                        border_css(&mut style, "", line);
+                    }
+                    if let Some((from, to, angle)) = &b.gradient {
+                        // CSS angles start at the top (0deg = upwards); DrawingML's at the left.
+                        let _ = write!(
+                            style,
+                            "background-image:linear-gradient({}deg,{from},{to});",
+                            num(angle + 90.0)
+                        );
+                    }
                 }
                 match b.text_anchor.as_deref() {
                     Some("ctr") => style.push_str(
@@ -1169,6 +1176,9 @@ impl<'d> Renderer<'d, '_> {
                     let _ = write!(self.out, " style=\"{style}\"");
                 }
                 self.out.push('>');
+                if let Some(shape) = &shape {
+                    self.out.push_str(&shape.svg);
+                }
                 self.nested += 1;
                 for block in &b.blocks {
                     self.block(block);
@@ -2070,25 +2080,102 @@ fn decl_pt(s: &mut String, prop: &str, v: f32) {
     }
 }
 
-/// CSS for a preset geometry other than a rectangle: rounded corners for ellipses and
-/// rounded rectangles, a clip path for arrows, triangles and diamonds; nothing for the
-/// rest (drawn as their box).
-fn geometry_css(g: &str) -> &'static str {
-    match g {
-        "ellipse" | "flowChartConnector" => "border-radius:50%;",
-        "roundRect" | "flowChartAlternateProcess" => "border-radius:8pt;",
-        "flowChartTerminator" => "border-radius:999pt;",
-        "rightArrow" => "clip-path:polygon(0 25%,70% 25%,70% 0,100% 50%,70% 100%,70% 75%,0 75%);",
-        "leftArrow" => "clip-path:polygon(100% 25%,30% 25%,30% 0,0 50%,30% 100%,30% 75%,100% 75%);",
-        "upArrow" => "clip-path:polygon(25% 100%,25% 30%,0 30%,50% 0,100% 30%,75% 30%,75% 100%);",
-        "downArrow" => "clip-path:polygon(25% 0,25% 70%,0 70%,50% 100%,100% 70%,75% 70%,75% 0);",
-        "triangle" | "flowChartExtract" => "clip-path:polygon(50% 0,100% 100%,0 100%);",
-        "diamond" | "flowChartDecision" => "clip-path:polygon(50% 0,100% 50%,50% 100%,0 50%);",
-        "parallelogram" | "flowChartInputOutput" => {
-            "clip-path:polygon(25% 0,100% 0,75% 100%,0 100%);"
+/// A preset shape drawn as SVG: the text box's CSS (its text rectangle as padding, no
+/// background or border of its own) and the SVG that goes first inside it.
+struct ShapeSvg {
+    style: String,
+    svg: String,
+}
+
+/// The preset geometry `g` of text box `b` drawn from the shared DrawingML engine at the
+/// box's size, with its fill (solid or linear gradient), outline and shaded fill modes;
+/// `None` when the box has no size to draw at. `uid` makes the gradient id unique in the
+/// page (the output length at the call, which only grows).
+fn geometry_svg(g: &str, b: &super::model::TextBox, uid: usize) -> Option<ShapeSvg> {
+    use crate::office::drawingml::{path::fmt, preset_outline, svg_paths};
+    let w = f64::from(b.width.filter(|w| *w > 0.0)?);
+    let h = f64::from(b.height.filter(|h| *h > 0.0)?);
+    let outline = preset_outline(g, w, h, &b.geometry_adjust);
+    let mut svg = format!(
+        "<svg class=\"docx-geom\" viewBox=\"0 0 {} {}\" preserveAspectRatio=\"none\" aria-hidden=\"true\" style=\"position:absolute;left:0;top:0;width:100%;height:100%;overflow:visible;z-index:-1\">",
+        fmt(w),
+        fmt(h)
+    );
+    let fill = match (&b.gradient, &b.fill) {
+        (Some((from, to, angle)), _) => {
+            let id = format!("docx-geom-{uid}");
+            let _ = write!(
+                svg,
+                "<defs><linearGradient id=\"{id}\" gradientTransform=\"rotate({} .5 .5)\"><stop offset=\"0\" stop-color=\"{from}\"/><stop offset=\"1\" stop-color=\"{to}\"/></linearGradient></defs>",
+                num(*angle)
+            );
+            format!("url(#{id})")
         }
-        _ => "",
+        (None, Some(c)) => c.to_string(),
+        (None, None) => "none".to_owned(),
+    };
+    // No outline in the model: the light border every text box gets.
+    let (stroke, width, dash) = match &b.outline {
+        Some(o) if o.style == "none" => ("none".to_owned(), 0.0, ""),
+        Some(o) => (
+            o.color.map_or_else(|| "#000".to_owned(), |c| c.to_string()),
+            f64::from(o.width.max(0.5)),
+            match o.style {
+                "dashed" => "3 2",
+                "dotted" => "1 1",
+                _ => "",
+            },
+        ),
+        None => ("#bbb".to_owned(), 0.75, ""),
+    };
+    let mut stroke_attr = format!("stroke=\"{stroke}\"");
+    if stroke != "none" {
+        let _ = write!(
+            stroke_attr,
+            " stroke-width=\"{}\" stroke-linejoin=\"round\"",
+            fmt(width)
+        );
+        if !dash.is_empty() {
+            let dashes: Vec<String> = dash
+                .split(' ')
+                .map(|d| fmt(d.parse::<f64>().unwrap_or(1.0) * width))
+                .collect();
+            let _ = write!(stroke_attr, " stroke-dasharray=\"{}\"", dashes.join(" "));
+        }
     }
+    for p in svg_paths(&outline.paths, w, h) {
+        let fill_here = if p.fill { fill.as_str() } else { "none" };
+        let stroke_here = if p.stroke {
+            stroke_attr.as_str()
+        } else {
+            "stroke=\"none\""
+        };
+        let _ = write!(
+            svg,
+            "<path d=\"{}\" fill=\"{fill_here}\" fill-rule=\"evenodd\" {stroke_here}/>",
+            p.d
+        );
+        if let Some((shade, opacity)) = p.shade.overlay().filter(|_| fill_here != "none") {
+            let _ = write!(
+                svg,
+                "<path d=\"{}\" fill=\"{shade}\" fill-opacity=\"{}\" stroke=\"none\"/>",
+                p.d,
+                fmt(opacity)
+            );
+        }
+    }
+    svg.push_str("</svg>");
+    // Text goes in the preset's text rectangle, inside Word's default insets
+    // (0.05 in top and bottom, 0.1 in left and right).
+    let [l, t, r, bottom] = outline.text_rect;
+    let style = format!(
+        "position:relative;isolation:isolate;background:none;border:none;padding:{}pt {}pt {}pt {}pt;",
+        fmt(t.max(0.0) + 3.6),
+        fmt((w - r).max(0.0) + 7.2),
+        fmt((h - bottom).max(0.0) + 3.6),
+        fmt(l.max(0.0) + 7.2)
+    );
+    Some(ShapeSvg { style, svg })
 }
 
 /// Adds a clockwise rotation about the centre (`a:xfrm rot`), when there is one.

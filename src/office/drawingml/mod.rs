@@ -70,6 +70,33 @@ pub fn preset_names() -> impl Iterator<Item = &'static str> {
     presets().keys().map(|k| &**k)
 }
 
+/// Most adjust values read from one `a:prstGeom` (the presets have at most eight).
+const MAX_ADJUST: usize = 16;
+
+/// The document's adjust values of an `a:prstGeom` (`a:avLst/a:gd`, `fmla="val N"`), as
+/// name and number; other formulas and non-finite numbers are skipped.
+pub fn adjust_values(prst_geom: crate::office::xml::Element<'_>) -> Vec<(String, f64)> {
+    let Some(list) = prst_geom.elements().find(|e| e.name() == "avLst") else {
+        return Vec::new();
+    };
+    list.elements()
+        .filter(|e| e.name() == "gd")
+        .take(MAX_ADJUST)
+        .filter_map(|gd| {
+            let name = gd.attr_local("name")?;
+            let v: f64 = gd
+                .attr_local("fmla")?
+                .trim()
+                .strip_prefix("val")?
+                .trim()
+                .parse()
+                .ok()?;
+            let name_ok = name.len() <= 16 && name.bytes().all(|b| b.is_ascii_alphanumeric());
+            (v.is_finite() && name_ok).then(|| (name.to_owned(), v))
+        })
+        .collect()
+}
+
 /// Evaluates preset `name` for a `w` × `h` shape with the document's adjust values; an
 /// unknown name draws the box (`rect`).
 pub fn preset_outline(name: &str, w: f64, h: f64, adjust: &[(String, f64)]) -> Outline {
