@@ -40,10 +40,10 @@ struct Case {
 }
 
 /// Cases that do not reach [`MIN_SSIM`] yet, with the floor they must keep (measured with
-/// Chromium 156; see benches/README.md). Both are split layouts on the dark theme, where
-/// Chromium's hinted, contrast-boosted light-on-dark text differs most from unhinted
-/// coverage.
-const KNOWN_SHORT: &[(&str, f64)] = &[("words-split-dark", 0.948), ("patch-split-dark", 0.940)];
+/// Chromium 156; see benches/README.md). A dark split patch, where Chromium's hinted,
+/// contrast-boosted light-on-dark text differs most from unhinted coverage (0.9424 in
+/// session 8; words-split-dark reached 0.9547 and keeps the common floor).
+const KNOWN_SHORT: &[(&str, f64)] = &[("patch-split-dark", 0.940)];
 
 fn cases() -> Vec<Case> {
     let patch = std::fs::read_to_string("fixtures/patches/renames-binary.patch").unwrap();
