@@ -104,15 +104,13 @@ async fn a_million_row_sheet_opens_and_scrolls_with_few_cells_in_the_page() {
 #[tokio::test]
 async fn a_million_row_workbook_streams_opens_and_scrolls_with_few_cells_in_the_page() {
     // One column, generated here: row i holds 3·i, so the value shown proves the row.
-    // 1,000,000 rows are ~40 MiB of sheet XML, ~3 MiB zipped: under the default limits
-    // (`office_bytes`, `max_part_bytes`, the compression ratio), which are not raised.
+    // Rows and cells without their optional `r` (as some writers do): 1,000,000 rows are
+    // ~30 MiB of sheet XML, ~2 MiB zipped, under the default limits (`office_bytes`,
+    // `max_part_bytes`, the compression ratio), which are not raised.
     let server = start(|c| c.work.deadline_ms = 120_000).await;
     let mut rows = String::with_capacity(45 * 1_000_000);
     for i in 1..=1_000_000u64 {
-        rows.push_str(&format!(
-            r#"<row r="{i}"><c r="A{i}"><v>{}</v></c></row>"#,
-            3 * i
-        ));
+        rows.push_str(&format!("<row><c><v>{}</v></c></row>", 3 * i));
     }
     let book = workbook(&[("Big", &rows, "")], None, None, "");
     drop(rows);
@@ -142,18 +140,25 @@ async fn a_million_row_workbook_streams_opens_and_scrolls_with_few_cells_in_the_
         "Big"
     );
 
-    // Row 900,000 (index 899,999) may not be parsed yet: the grid goes there once it is.
+    // Row 900,000 (index 899,999) may not be parsed yet: the grid goes there once it is
+    // (a debug build beside the suite parses slowly: polled for up to eight minutes, no
+    // time is measured).
     eval(&page, "window.previewdSheet.scrollToRow(899999)").await;
     let there = "document.body.dataset.firstRow === '899999' && Array.from(document.querySelectorAll('.cell')).some(c => c.textContent === '2700000')";
     let complete = "document.body.dataset.complete === '1'";
     for expression in [there, complete] {
-        for _ in 0..2400 {
+        for _ in 0..9600 {
             if eval(&page, expression).await == true {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        assert_eq!(eval(&page, expression).await, true, "{expression}");
+        let state = eval(
+            &page,
+            "document.body.dataset.firstRow + ' / ' + document.getElementById('notes').textContent",
+        )
+        .await;
+        assert_eq!(eval(&page, expression).await, true, "{expression}: {state}");
     }
     assert_eq!(
         eval(&page, "document.body.dataset.firstRow").await,

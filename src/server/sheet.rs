@@ -50,6 +50,15 @@ impl Book {
         }
     }
 
+    /// The sheet the viewer opens on, without waiting for a live table's lock: a table
+    /// read in the background shows the sheet it is reading.
+    fn active(&self) -> usize {
+        match self {
+            Book::Whole(book) => book.active,
+            Book::Live(live) => live.progress().sheet,
+        }
+    }
+
     /// How far the table is read: whole books are complete.
     fn loading(&self, snapshot: &Snapshot) -> grid::Loading {
         match self {
@@ -85,7 +94,7 @@ pub async fn page(
     let snapshot = state.snapshots.get(&id, &token)?;
     let book = workbook(&snapshot)?;
     // The viewer's first two requests start with the page instead of after its script.
-    let first_block = format!("rows/{}/0", book.with(|b| b.active));
+    let first_block = format!("rows/{}/0", book.active());
     let body = fill(
         PAGE,
         &[

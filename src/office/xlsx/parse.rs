@@ -250,7 +250,7 @@ pub(super) fn parse_into<B: Build>(package: &OfficePackage<'_>, book: &mut B) ->
     }
     drawing::keep_displayable(&mut book.sheets, media);
     for (index, rect, location) in pending_links {
-        if let Some(target) = internal_target(&book, index, &location) {
+        if let Some(target) = internal_target(book, index, &location) {
             book.sheets[index].links.push(Hyperlink { rect, target });
         }
     }
