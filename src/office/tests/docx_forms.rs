@@ -86,9 +86,7 @@ fn content_control(checked: bool, states: &str, content: &str) -> String {
 
 #[test]
 fn content_control_check_boxes_show_the_symbol_of_their_state() {
-    let wingdings = format!(
-        r#"<w14:checkedState w14:val="F0FE" w14:font="Wingdings"/><w14:uncheckedState w14:val="F0A8" w14:font="Wingdings"/>"#
-    );
+    let wingdings = r#"<w14:checkedState w14:val="F0FE" w14:font="Wingdings"/><w14:uncheckedState w14:val="F0A8" w14:font="Wingdings"/>"#;
     let gothic = r#"<w14:checkedState w14:val="2612" w14:font="MS Gothic"/><w14:uncheckedState w14:val="2610" w14:font="MS Gothic"/>"#;
     let sym = r#"<w:r><w:rPr><w:rFonts w:ascii="Wingdings" w:hAnsi="Wingdings"/></w:rPr><w:sym w:font="Wingdings" w:char="F0FE"/></w:r>"#;
     let body = format!(
@@ -100,7 +98,7 @@ fn content_control_check_boxes_show_the_symbol_of_their_state() {
             // Around a table cell (Word's to-do list templates).
             r#"<w:tbl><w:tr>{}<w:tc><w:p><w:r><w:t>Book the rooms</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"#,
         ),
-        content_control(true, &wingdings, sym),
+        content_control(true, wingdings, sym),
         content_control(
             false,
             gothic,
