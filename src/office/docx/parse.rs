@@ -847,10 +847,19 @@ impl Parser<'_, '_> {
             }
             return;
         }
+        // Text before an open field's result is not merged into: the result starts at
+        // its own item (a form field's text is shaded, a link's text linked).
+        let floor = self
+            .fields
+            .iter()
+            .rev()
+            .find_map(|f| f.result_start.filter(|(id, _)| *id == sink.id))
+            .map_or(0, |(_, start)| start);
+        let mergeable = sink.items.len() > floor;
         if let Some(Inline::Text {
             text: last,
             format: last_format,
-        }) = sink.items.last_mut()
+        }) = sink.items.last_mut().filter(|_| mergeable)
         {
             if last_format == format {
                 last.push_str(text);
