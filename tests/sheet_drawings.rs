@@ -482,3 +482,51 @@ async fn the_grid_draws_table_styles_under_the_cells_own_formats() {
     assert_eq!(eval(&page, &style_at("D", 3)).await, Value::Null);
     browser.close().await;
 }
+
+/// A workbook over `limits.xlsx_stream_bytes` is read in the background; its pictures and
+/// charts are served like a whole parse's once the file is in (the media route answered
+/// with `model.json` for such snapshots, and the chart route said "no charts").
+#[tokio::test]
+async fn a_workbook_read_in_the_background_serves_its_pictures_and_charts() {
+    let server = start(|c| c.limits.xlsx_stream_bytes = 1).await;
+    let (base, mut meta) = open(&server, BOOK).await;
+    for _ in 0..600 {
+        if meta["complete"] == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        meta = server
+            .get(&format!("{base}/grid/meta.json"))
+            .await
+            .json()
+            .await
+            .unwrap();
+    }
+    assert_eq!(meta["complete"], true, "the workbook was read: {meta}");
+
+    let (psi, pn, picture) = drawing(&meta, "Data", "picture");
+    let part = picture["media"].as_str().unwrap();
+    let res = server.get(&format!("{base}/media/{part}")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "image/png");
+    assert_eq!(res.bytes().await.unwrap().to_vec(), part_of(BOOK, part));
+    assert_eq!(
+        server
+            .get(&format!("{base}/media/xl/worksheets/sheet1.xml"))
+            .await
+            .status(),
+        404
+    );
+
+    let (si, n, _) = drawing(&meta, "Data", "chart");
+    let res = server.get(&format!("{base}/grid/chart/{si}/{n}")).await;
+    assert_eq!(res.status(), 200);
+    assert!(res.text().await.unwrap().contains("Sales by region"));
+    assert_eq!(
+        server
+            .get(&format!("{base}/grid/chart/{psi}/{pn}"))
+            .await
+            .status(),
+        404
+    );
+}

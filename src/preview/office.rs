@@ -166,12 +166,18 @@ pub fn media(
     if !model.shows_media(part) {
         return Err(Error::not_found("no such media part"));
     }
-    let package = OfficePackage::open(bytes, limits).map_err(office_error)?;
-    let data = web_bytes(package.read_part(part).map_err(office_error)?);
+    let data = media_part(bytes, part, limits)?;
     let mime = crate::office::image::sniff_image(&data)
         .map(|h| h.format.mime())
         .unwrap_or("application/octet-stream");
     Ok((data, mime))
+}
+
+/// The bytes of media `part` of the package `bytes`, as a browser takes them; the caller
+/// has checked that the model shows it.
+pub fn media_part(bytes: &[u8], part: &str, limits: &OfficeLimits) -> Result<Vec<u8>, Error> {
+    let package = OfficePackage::open(bytes, limits).map_err(office_error)?;
+    Ok(web_bytes(package.read_part(part).map_err(office_error)?))
 }
 
 /// A media part's bytes as a browser takes them: EMF and WMF pictures converted to SVG

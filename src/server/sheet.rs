@@ -36,14 +36,14 @@ const STYLE: &str = include_str!("../../viewers/sheet/sheet.css");
 const MAX_HITS: usize = 500;
 
 /// A snapshot's workbook: parsed whole, or a table still being read in the background.
-enum Book {
+pub(super) enum Book {
     Whole(Arc<Workbook>),
     Live(Arc<LiveTable>),
 }
 
 impl Book {
     /// Runs `f` on the workbook as it is now (a live table's read lock is held meanwhile).
-    fn with<T>(&self, f: impl FnOnce(&Workbook) -> T) -> T {
+    pub(super) fn with<T>(&self, f: impl FnOnce(&Workbook) -> T) -> T {
         match self {
             Book::Whole(book) => f(book),
             Book::Live(live) => f(&live.book()),
@@ -75,7 +75,7 @@ impl Book {
     }
 }
 
-fn workbook(snapshot: &Snapshot) -> Result<Book, Error> {
+pub(super) fn workbook(snapshot: &Snapshot) -> Result<Book, Error> {
     match (&snapshot.office, &snapshot.live) {
         (Some(OfficeModel::Sheet(book)), _) => Ok(Book::Whole(book.clone())),
         (_, Some(live)) => Ok(Book::Live(live.clone())),
@@ -233,6 +233,50 @@ pub async fn find(
     Ok(with_type(body, "application/json", None))
 }
 
+/// Waits until a table read in the background is read to its end (or stopped), at most
+/// [`crate::csv::live::READ_WAIT`]; a `timeout` error past that.
+async fn read_whole(live: &LiveTable) -> Result<(), Error> {
+    let wait = crate::csv::live::READ_WAIT;
+    if live.wait_complete(wait).await.complete {
+        Ok(())
+    } else {
+        Err(Error::Timeout(wait.as_millis() as u64))
+    }
+}
+
+/// A picture of a workbook read in the background (`media/{part}`): the file's bytes and
+/// the sheets' picture list are whole once the load has ended, so the request waits for
+/// it (at most [`crate::csv::live::READ_WAIT`]); the bytes are then kept like any media.
+pub async fn live_media(
+    state: &Arc<AppState>,
+    snapshot: &Arc<Snapshot>,
+    part: String,
+) -> Result<Bytes, Error> {
+    let live = snapshot
+        .live
+        .clone()
+        .ok_or_else(|| Error::not_found("this file has no media"))?;
+    read_whole(&live).await?;
+    let limits = state.config.office.clone();
+    let reader = snapshot.clone();
+    let bytes = state
+        .pool
+        .run(move || {
+            if !live.book().pictures().contains(&part.as_str()) {
+                return Err(Error::not_found("no such media part"));
+            }
+            // A load that stopped early keeps its rows but not the file's bytes.
+            let loaded = live
+                .loaded()
+                .ok_or_else(|| Error::not_found("this file could not be read to its end"))?;
+            let data = crate::preview::office::media_part(&loaded.bytes, &part, &limits)?;
+            Ok(reader.rendered.keep_media(&part, Bytes::from(data)))
+        })
+        .await?;
+    state.snapshots.recharge(snapshot);
+    Ok(bytes)
+}
+
 /// `model.json` of a table read in the background: made once the whole file is in (the
 /// request waits for it, at most [`crate::csv::live::READ_WAIT`]), then kept.
 pub async fn live_model_json(
@@ -243,15 +287,7 @@ pub async fn live_model_json(
     let body = match snapshot.rendered.model_json.get() {
         Some(body) => body.clone(),
         None => {
-            if !live
-                .wait_complete(crate::csv::live::READ_WAIT)
-                .await
-                .complete
-            {
-                return Err(Error::Timeout(
-                    crate::csv::live::READ_WAIT.as_millis() as u64
-                ));
-            }
+            read_whole(&live).await?;
             let json = state
                 .pool
                 .run(move || {

@@ -15,7 +15,6 @@ use super::response::with_type;
 use super::AppState;
 use crate::error::Error;
 use crate::office::xlsx::drawing::chart_svg;
-use crate::preview::office::OfficeModel;
 
 /// The policy of a chart image: an SVG of shapes and text only, nothing it may load.
 const CHART_CSP: &str = "sandbox; default-src 'none'; style-src 'unsafe-inline'";
@@ -32,16 +31,19 @@ pub async fn chart(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
-    let Some(OfficeModel::Sheet(book)) = snapshot.office.clone() else {
-        return Err(Error::not_found("this file has no charts"));
-    };
-    let bounds = book
-        .sheets
-        .get(sheet)
-        .and_then(|s| s.drawings.get(n))
-        .filter(|d| d.chart.is_some())
-        .map(|d| d.bounds)
+    // A workbook read in the background draws the charts of the sheets read so far.
+    let book = super::sheet::workbook(&snapshot)
+        .map_err(|_| Error::not_found("this file has no charts"))?;
+    let drawing = book
+        .with(|book| {
+            book.sheets
+                .get(sheet)
+                .and_then(|s| s.drawings.get(n))
+                .filter(|d| d.chart.is_some())
+                .cloned()
+        })
         .ok_or_else(|| Error::not_found("no such chart"))?;
+    let bounds = drawing.bounds;
     let size = |key: &str, anchor: f32| {
         query
             .get(key)
@@ -53,7 +55,7 @@ pub async fn chart(
     let (w, h) = (size("w", bounds[2]), size("h", bounds[3]));
     let svg = state
         .pool
-        .run(move || Ok(chart_svg(&book.sheets[sheet].drawings[n], w, h)))
+        .run(move || Ok(chart_svg(&drawing, w, h)))
         .await?
         .ok_or_else(|| Error::not_found("this chart has nothing to draw"))?;
     Ok(with_type(

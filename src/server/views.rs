@@ -335,19 +335,20 @@ pub async fn media(
     Path((id, token, part)): Path<(String, String, String)>,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
-    if let Some(live) = snapshot.live.clone() {
-        return crate::server::sheet::live_model_json(&state, snapshot, live).await;
-    }
-    let model = snapshot
-        .office
-        .clone()
-        .ok_or_else(|| Error::not_found("this file has no media"))?;
-    if !model.shows_media(&part) {
-        return Err(Error::not_found("no such media part"));
-    }
     let bytes = match snapshot.rendered.media(&part) {
         Some(bytes) => bytes,
+        // A workbook read in the background: its pictures once the whole file is in.
+        None if snapshot.live.is_some() => {
+            crate::server::sheet::live_media(&state, &snapshot, part).await?
+        }
         None => {
+            let model = snapshot
+                .office
+                .clone()
+                .ok_or_else(|| Error::not_found("this file has no media"))?;
+            if !model.shows_media(&part) {
+                return Err(Error::not_found("no such media part"));
+            }
             let limits = state.config.office.clone();
             let reader = snapshot.clone();
             let name = part.clone();
