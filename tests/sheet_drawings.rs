@@ -64,6 +64,23 @@ fn part_of(rel: &str, part: &str) -> Vec<u8> {
     out
 }
 
+/// The picture's part is served by the media route, byte for byte, and parts the sheets do
+/// not show are not.
+async fn picture_is_served(server: &TestServer, base: &str, picture: &Value) {
+    let part = picture["media"].as_str().unwrap();
+    let res = server.get(&format!("{base}/media/{part}")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "image/png");
+    assert_eq!(res.bytes().await.unwrap().to_vec(), part_of(BOOK, part));
+    assert_eq!(
+        server
+            .get(&format!("{base}/media/xl/worksheets/sheet1.xml"))
+            .await
+            .status(),
+        404
+    );
+}
+
 #[tokio::test]
 async fn charts_are_served_as_svg_at_their_anchor_size_and_pictures_as_media() {
     let server = start(|_| {}).await;
@@ -111,20 +128,7 @@ async fn charts_are_served_as_svg_at_their_anchor_size_and_pictures_as_media() {
         assert_eq!(server.get(&path).await.status(), 404, "{path}");
     }
 
-    // The picture's part is served by the media route, byte for byte.
-    let part = picture["media"].as_str().unwrap();
-    let res = server.get(&format!("{base}/media/{part}")).await;
-    assert_eq!(res.status(), 200);
-    assert_eq!(res.headers()["content-type"], "image/png");
-    assert_eq!(res.bytes().await.unwrap().to_vec(), part_of(BOOK, part));
-    // Parts the sheets do not show are not.
-    assert_eq!(
-        server
-            .get(&format!("{base}/media/xl/worksheets/sheet1.xml"))
-            .await
-            .status(),
-        404
-    );
+    picture_is_served(&server, &base, picture).await;
 
     // A chart sheet: one tab, no cells, its chart.
     let sheets = meta["sheets"].as_array().unwrap();
@@ -505,18 +509,7 @@ async fn a_workbook_read_in_the_background_serves_its_pictures_and_charts() {
     assert_eq!(meta["complete"], true, "the workbook was read: {meta}");
 
     let (psi, pn, picture) = drawing(&meta, "Data", "picture");
-    let part = picture["media"].as_str().unwrap();
-    let res = server.get(&format!("{base}/media/{part}")).await;
-    assert_eq!(res.status(), 200);
-    assert_eq!(res.headers()["content-type"], "image/png");
-    assert_eq!(res.bytes().await.unwrap().to_vec(), part_of(BOOK, part));
-    assert_eq!(
-        server
-            .get(&format!("{base}/media/xl/worksheets/sheet1.xml"))
-            .await
-            .status(),
-        404
-    );
+    picture_is_served(&server, &base, picture).await;
 
     let (si, n, _) = drawing(&meta, "Data", "chart");
     let res = server.get(&format!("{base}/grid/chart/{si}/{n}")).await;
