@@ -135,6 +135,24 @@
   }
   function frozenCols() { return Math.min(sh.frozenCols, geo.nCols - 1); }
 
+  // The sheet y at the top of the body. The scroller holds it divided by geo.scale (tall
+  // sheets scroll in proportion), rounded by the browser. A position set by script is kept
+  // exactly while the scroller is where it was put: a sheet still being read is re-scaled
+  // at every poll, and reading the rounded value back each time made the view drift (by a
+  // whole row after a few dozen polls).
+  var exactTop = null;
+  function sheetTop() {
+    if (exactTop && scroller.scrollTop === exactTop.scroll) return exactTop.y;
+    exactTop = null;
+    return scroller.scrollTop * geo.scale;
+  }
+  function setSheetTop(y) {
+    scroller.scrollTop = y / geo.scale;
+    var at = scroller.scrollTop;
+    // Clamped by the scroll extent: what shows is where the scroller went.
+    exactTop = { scroll: at, y: Math.abs(at * geo.scale - y) > geo.scale ? at * geo.scale : y };
+  }
+
   function blockOf(r) { return Math.floor(r / meta.blockRows); }
 
   function load(b) {
@@ -363,7 +381,7 @@
     }
     var fr = frozenRows(), fc = frozenCols();
     var fH = rowY(geo, fr), fW = geo.colX[fc];
-    var vy = scroller.scrollTop * geo.scale, vx = scroller.scrollLeft;
+    var vy = sheetTop(), vx = scroller.scrollLeft;
     var bodyX = geo.headW + fW, bodyY = HEAD_H + fH;
     var bodyW = W - bodyX, bodyH = H - bodyY;
     var topRows = fr ? rowsIn(0, fH, 0, fr) : [];
@@ -431,9 +449,9 @@
     var fH = rowY(geo, fr), fW = geo.colX[fc];
     var bodyH = scroller.clientHeight - HEAD_H - fH, bodyW = scroller.clientWidth - geo.headW - fW;
     if (r >= fr) {
-      var y = rowY(geo, r) - fH, vy = scroller.scrollTop * geo.scale;
-      if (y < vy) scroller.scrollTop = y / geo.scale;
-      else if (y + rowH(geo, r) > vy + bodyH) scroller.scrollTop = (y + rowH(geo, r) - bodyH) / geo.scale;
+      var y = rowY(geo, r) - fH, vy = sheetTop();
+      if (y < vy) setSheetTop(y);
+      else if (y + rowH(geo, r) > vy + bodyH) setSheetTop(y + rowH(geo, r) - bodyH);
     }
     if (c >= fc) {
       var x = geo.colX[c] - fW;
@@ -484,7 +502,7 @@
   function onScroll() {
     if (geo) {
       var fH = rowY(geo, frozenRows());
-      var y = fH + scroller.scrollTop * geo.scale;
+      var y = fH + sheetTop();
       load(blockOf(rowAt(geo, y)));
       load(blockOf(rowAt(geo, y + scroller.clientHeight)));
     }
@@ -502,7 +520,7 @@
     if (px < geo.headW || py < HEAD_H) return;
     var sx = px - geo.headW, sy = py - HEAD_H;
     var x = sx < fW ? sx : sx + scroller.scrollLeft;
-    var y = sy < fH ? sy : sy + scroller.scrollTop * geo.scale;
+    var y = sy < fH ? sy : sy + sheetTop();
     sel.r = rowAt(geo, y);
     sel.c = colAt(geo, x);
     scroller.focus();
@@ -526,6 +544,7 @@
     geo = makeGeometry();
     setExtent();
     scroller.scrollTop = 0;
+    exactTop = null;
     scroller.scrollLeft = 0;
     sel = { r: frozenRows(), c: 0 };
     if (sel.r >= geo.nRows) sel.r = 0;
@@ -643,7 +662,7 @@
   // they are read, and the one shown while it streams gains what its part says after the
   // cells (merged cells, links, notes, conditional formats) once it is read whole.
   function grow(m) {
-    var top = scroller.scrollTop * geo.scale;
+    var top = sheetTop();
     var ended = m.complete && !meta.complete;
     meta.complete = m.complete;
     meta.rowsKnown = m.rowsKnown;
@@ -665,7 +684,7 @@
     });
     geo = makeGeometry();
     setExtent();
-    scroller.scrollTop = top / geo.scale;
+    setSheetTop(top);
     headerBtn.hidden = !(meta.source === "csv" && sh.headerRow);
     showNotes();
     if (wantRow >= 0 && (wantRow < sh.rowCount || meta.complete)) {
@@ -708,7 +727,7 @@
       if (!meta.complete && r >= sh.rowCount) wantRow = r;
       r = Math.min(r, geo.nRows - 1);
       var fH = rowY(geo, frozenRows());
-      scroller.scrollTop = (rowY(geo, r) - fH) / geo.scale;
+      setSheetTop(rowY(geo, r) - fH);
       onScroll();
     },
     select: select,
