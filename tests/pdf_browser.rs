@@ -294,6 +294,9 @@ async fn zoom_modes_the_outline_and_the_device_pixel_ratio_drive_the_rasters() {
     // At the top of the pane, below the column's 12 px padding. (Before the column was
     // positioned, the jump measured from the page body and landed 72 px past the top.)
     let top = top.as_f64().unwrap();
-    assert!((top - 12.0).abs() < 1.5, "page 2 starts at the pane's top: {top}");
+    assert!(
+        (top - 12.0).abs() < 1.5,
+        "page 2 starts at the pane's top: {top}"
+    );
     browser.close().await;
 }
