@@ -71,19 +71,27 @@
   }
 
   // Asks for the page's raster at the current scale; the old raster stays until the new
-  // one has loaded.
+  // one has loaded. Zoom steps can ask again before a raster arrives, and rasters arrive
+  // in any order: each one removes only those asked for before it, so the last one asked
+  // for is the one that stays.
+  var asked = 0;
   function paint(p) {
     var scale = quantized();
     if (p.dataset.scale && +p.dataset.scale === scale && !p.dataset.stale) return;
     p.dataset.scale = scale;
     delete p.dataset.stale;
     var img = new Image();
+    var order = ++asked;
     img.className = 'pdf-raster';
     img.alt = '';
     img.decoding = 'async';
+    img.dataset.order = order;
     img.onload = function () {
-      var old = p.querySelector('.pdf-raster');
-      if (old && old !== img) old.remove();
+      // Already replaced by a raster asked for later.
+      if (!img.isConnected) return;
+      p.querySelectorAll('.pdf-raster').forEach(function (other) {
+        if (+other.dataset.order < order) other.remove();
+      });
       p.dataset.state = 'painted';
       if (p.dataset.page === '1') startBackgroundText();
     };
