@@ -543,8 +543,7 @@
     readNotes();
     geo = makeGeometry();
     setExtent();
-    scroller.scrollTop = 0;
-    exactTop = null;
+    setSheetTop(0);
     scroller.scrollLeft = 0;
     sel = { r: frozenRows(), c: 0 };
     if (sel.r >= geo.nRows) sel.r = 0;
