@@ -179,14 +179,16 @@ async fn zoom_modes_the_outline_and_the_device_pixel_ratio_drive_the_rasters() {
         .unwrap(),
     );
     let (id, token) = ids(&s.preview_ok("b.pdf").await);
-    let browser = TestBrowser::launch_with(&["force-device-scale-factor=2"]).await;
-    let page = browser.open(&format!("{}/p/{id}/{token}/", s.base)).await;
-    // The switch asks for a ratio of 2; headless Chromium may keep 1, so the ratio it
-    // reports is the one the rasters must follow.
+    let browser = TestBrowser::launch().await;
+    let page = browser
+        .open_at_ratio(&format!("{}/p/{id}/{token}/", s.base), 2.0)
+        .await;
+    // A high-density screen: the rasters must follow its ratio of 2.
     let dpr = eval(&page, "window.devicePixelRatio")
         .await
         .as_f64()
         .unwrap();
+    assert_eq!(dpr, 2.0, "the emulated device pixel ratio");
     wait_long(
         &page,
         "document.getElementById('page-1').dataset.state === 'painted'",

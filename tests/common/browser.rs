@@ -113,6 +113,24 @@ impl TestBrowser {
         page
     }
 
+    /// Opens `url` in a new tab whose device pixel ratio is `ratio` (through the DevTools
+    /// device-metrics override: headless Chromium ignores `--force-device-scale-factor`),
+    /// at the window's 1200 × 900 CSS px, and waits for it to load.
+    pub async fn open_at_ratio(&self, url: &str, ratio: f64) -> Page {
+        use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
+        let page = self
+            .browser
+            .new_page("about:blank")
+            .await
+            .expect("open tab");
+        page.execute(SetDeviceMetricsOverrideParams::new(1200, 900, ratio, false))
+            .await
+            .expect("set the device pixel ratio");
+        page.goto(url).await.expect("navigate");
+        page.wait_for_navigation().await.expect("page loads");
+        page
+    }
+
     /// Closes the browser and waits for the process to end.
     pub async fn close(mut self) {
         let _ = self.browser.close().await;
