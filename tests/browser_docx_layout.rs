@@ -50,6 +50,18 @@ async fn boxes(shell_url: &str, texts: &[&str]) -> serde_json::Value {
     document_eval(shell_url, &format!("{BOXES}({list})")).await
 }
 
+/// A service with the file at `path` in its workspace as `name`, and the URL of its
+/// snapshot's viewer shell.
+async fn serve(path: &str, name: &str) -> (common::TestServer, String) {
+    let s = start(|_| {}).await;
+    s.write(name, std::fs::read(path).unwrap());
+    let url = s.preview_ok(name).await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (s, url)
+}
+
 fn f(v: &serde_json::Value, key: &str, side: &str) -> f64 {
     v[key][side]
         .as_f64()
@@ -58,12 +70,7 @@ fn f(v: &serde_json::Value, key: &str, side: &str) -> f64 {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_continuous_two_column_section_lays_out_side_by_side_under_one_column_text() {
-    let s = start(|_| {}).await;
-    s.write("various.docx", std::fs::read(VARIOUS).unwrap());
-    let url = s.preview_ok("various.docx").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_s, url) = serve(VARIOUS, "various.docx").await;
     let texts = [
         "Here is a list:",
         "Row 1 column 1",
@@ -256,12 +263,7 @@ async fn a_drawing_group_is_one_box_with_its_shapes_at_their_child_coordinates()
     // ONLYOFFICE's sample: a 484.45 × 104.87 pt group of 62,296 × 13,486 child units
     // holding a near-transparent panel with text, a manual-operation shape, a ring and a
     // dot (`flowChartConnector`).
-    let s = start(|_| {}).await;
-    s.write("sample.docx", std::fs::read(ONLYOFFICE).unwrap());
-    let url = s.preview_ok("sample.docx").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_s, url) = serve(ONLYOFFICE, "sample.docx").await;
     let b = document_eval(
         &url,
         r#"(() => {

@@ -91,8 +91,13 @@ async fn every_corpus_deck_opens_or_is_refused_with_a_reason() {
 
 /// A service with the bench deck `name` in its workspace, and the URL of its snapshot.
 async fn serve_bench_deck(name: &str) -> (TestServer, String) {
+    serve_deck(BENCH, name).await
+}
+
+/// A service with the deck `folder/name` in its workspace, and the URL of its snapshot.
+async fn serve_deck(folder: &str, name: &str) -> (TestServer, String) {
     let s = start(|_| {}).await;
-    s.write(name, std::fs::read(format!("{BENCH}/{name}")).unwrap());
+    s.write(name, std::fs::read(format!("{folder}/{name}")).unwrap());
     let body = s.preview_ok(name).await;
     let url = body["url"].as_str().unwrap().to_string();
     (s, url)
@@ -451,13 +456,7 @@ async fn table_rows_keep_their_stored_height_when_the_text_fits() {
     // each (21.6 pt + 7.2 pt of cell margins), 1 pt borders. PowerPoint draws borders on
     // the grid lines, so a row is as tall as stored; in CSS a collapsed border adds half
     // its width to each side of the cell.
-    let s = start(|_| {}).await;
-    let name = "shapecrawler-table-case004.pptx";
-    s.write(name, std::fs::read(format!("{FIXTURES}/{name}")).unwrap());
-    let url = s.preview_ok(name).await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_s, url) = serve_deck(FIXTURES, "shapecrawler-table-case004.pptx").await;
     let browser = TestBrowser::launch().await;
     let page = browser.open(&url).await;
     wait_for(&page, "document.fonts.status === 'loaded' && document.querySelector('#slide-1 .pptx-tbl') !== null").await;
@@ -483,16 +482,7 @@ async fn text_box_columns_fill_one_after_the_other() {
     // A 432 × 144 pt box in two columns 36 pt apart (numCol="2" spcCol="457200"), 7.2 pt
     // side insets: each column (432 − 14.4 − 36) / 2 = 190.8 pt wide. Eight 18 pt lines
     // are more than one column holds: the first column fills before the second starts.
-    let s = start(|_| {}).await;
-    let name = "text-columns.pptx";
-    s.write(
-        name,
-        std::fs::read(format!("{FIXTURES}/generated/{name}")).unwrap(),
-    );
-    let url = s.preview_ok(name).await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_s, url) = serve_deck(&format!("{FIXTURES}/generated"), "text-columns.pptx").await;
     let browser = TestBrowser::launch().await;
     let page = browser.open(&url).await;
     wait_for(&page, "document.fonts.status === 'loaded' && document.querySelector('#slide-1 .pptx-tx p') !== null").await;
