@@ -978,7 +978,13 @@ fn rotation(props: Element<'_>) -> Option<f32> {
 fn line_of(shape: Element<'_>, props: Option<Element<'_>>, geometry: Option<&str>) -> Option<Line> {
     let g = geometry.unwrap_or("");
     let connector = shape.child(Ns::Wps, "cNvCnPr").is_some();
-    if !(connector || g == "line" || g.contains("Connector")) {
+    // The connector presets (`straightConnector1`, `bentConnector2`…5, `curvedConnector2`…5);
+    // `flowChartConnector` is a circle, not one of them.
+    let preset_line = g == "line"
+        || ["straightConnector", "bentConnector", "curvedConnector"]
+            .iter()
+            .any(|p| g.starts_with(p));
+    if !(connector || preset_line) {
         return None;
     }
     let kind = if g.starts_with("bentConnector") {

@@ -1156,7 +1156,12 @@ impl<'d> Renderer<'d, '_> {
                             None => decl(&mut style, "background-color", fill),
                         }
                     }
-                    if let Some([l, t, r, bottom]) = b.insets {
+                    let insets = if b.blocks.is_empty() && b.fill.is_some() {
+                        Some([0.0; 4])
+                    } else {
+                        b.insets
+                    };
+                    if let Some([l, t, r, bottom]) = insets {
                         let _ = write!(
                             style,
                             "padding:{}pt {}pt {}pt {}pt;",
@@ -1569,10 +1574,17 @@ impl<'d> Renderer<'d, '_> {
         for c in &g.children {
             let _ = write!(
                 self.out,
-                "<span class=\"docx-group-item\" style=\"left:{}pt;top:{}pt\">",
+                "<span class=\"docx-group-item\" style=\"left:{}pt;top:{}pt",
                 num(c.x),
                 num(c.y)
             );
+            // A shape in a group keeps its size: text that does not fit runs over it.
+            if let Inline::TextBox(b) = &c.inline {
+                if let (Some(w), Some(h)) = (b.width, b.height) {
+                    let _ = write!(self.out, ";width:{}pt;height:{}pt", num(w), num(h));
+                }
+            }
+            self.out.push_str("\">");
             self.inline(&c.inline, base);
             self.out.push_str("</span>");
         }
@@ -2223,8 +2235,18 @@ fn geometry_svg(g: &str, b: &super::model::TextBox, uid: usize) -> Option<ShapeS
     svg.push_str("</svg>");
     // Text goes in the preset's text rectangle, inside the box's insets (Word's
     // default: 0.05 in top and bottom, 0.1 in left and right).
-    let [l, t, r, bottom] = outline.text_rect;
-    let [il, it, ir, ib] = b.insets.unwrap_or([7.2, 3.6, 7.2, 3.6]).map(f64::from);
+    // A shape without text has no text rectangle to keep: a small dot stays small.
+    let [l, t, r, bottom] = if b.blocks.is_empty() {
+        [0.0, 0.0, w, h]
+    } else {
+        outline.text_rect
+    };
+    let insets = match b.insets {
+        _ if b.blocks.is_empty() => [0.0; 4],
+        Some(i) => i,
+        None => [7.2, 3.6, 7.2, 3.6],
+    };
+    let [il, it, ir, ib] = insets.map(f64::from);
     let style = format!(
         "position:relative;isolation:isolate;background:none;border:none;padding:{}pt {}pt {}pt {}pt;",
         fmt(t.max(0.0) + it),

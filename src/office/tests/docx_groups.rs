@@ -104,11 +104,20 @@ fn a_real_drawingml_group_is_one_box_with_its_shapes_in_child_units() {
         "the group's box"
     );
     let ring_at = format!(
-        "<span class=\"docx-group-item\" style=\"left:{}pt;top:{}pt\">",
+        "<span class=\"docx-group-item\" style=\"left:{}pt;top:{}pt;width:{}pt;height:{}pt\">",
         (2253.0 * sx * 100.0).round() / 100.0,
-        (5296.0 * sy * 100.0).round() / 100.0
+        (5296.0 * sy * 100.0).round() / 100.0,
+        (4984.0 * sx * 100.0).round() / 100.0,
+        (4896.0 * sy * 100.0).round() / 100.0
     );
-    assert!(html.contains(&ring_at), "{ring_at}");
+    let ring = &html[html.find(&ring_at).expect(&ring_at)..];
+    // A flowchart connector is a circle (an SVG preset), not a connector line.
+    assert!(
+        ring.starts_with(&format!("{ring_at}<span class=\"docx-textbox\""))
+            && ring.contains("docx-geom"),
+        "{}",
+        &ring[..300]
+    );
     // The panel's fill is drawn at its own opacity: #RRGGBB and an alpha byte of 7.
     assert!(
         html.contains("07;padding:3.6pt 7.2pt 3.6pt 7.2pt;"),
@@ -158,7 +167,11 @@ fn a_vml_group_places_its_shapes_from_its_coordinate_origin() {
     assert!(text_box(&g.children[2].inline).fill.is_some());
 
     let html = render_html(&doc, &RenderOptions::default());
-    assert!(html.contains("<span class=\"docx-group-item\" style=\"left:50pt;top:25pt\">"));
-    assert!(html.contains("<span class=\"docx-group-item\" style=\"left:150pt;top:75pt\">"));
+    assert!(html.contains(
+        "<span class=\"docx-group-item\" style=\"left:50pt;top:25pt;width:50pt;height:25pt\">"
+    ));
+    assert!(html.contains(
+        "<span class=\"docx-group-item\" style=\"left:150pt;top:75pt;width:50pt;height:25pt\">"
+    ));
     assert!(html.contains("background-color:#2D71AF80;"), "{html}");
 }
