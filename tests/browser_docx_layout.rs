@@ -50,6 +50,18 @@ async fn boxes(shell_url: &str, texts: &[&str]) -> serde_json::Value {
     document_eval(shell_url, &format!("{BOXES}({list})")).await
 }
 
+/// A service with the file at `path` in its workspace as `name`, and the URL of its
+/// snapshot's viewer shell.
+async fn serve(path: &str, name: &str) -> (common::TestServer, String) {
+    let s = start(|_| {}).await;
+    s.write(name, std::fs::read(path).unwrap());
+    let url = s.preview_ok(name).await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (s, url)
+}
+
 fn f(v: &serde_json::Value, key: &str, side: &str) -> f64 {
     v[key][side]
         .as_f64()
@@ -58,12 +70,7 @@ fn f(v: &serde_json::Value, key: &str, side: &str) -> f64 {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_continuous_two_column_section_lays_out_side_by_side_under_one_column_text() {
-    let s = start(|_| {}).await;
-    s.write("various.docx", std::fs::read(VARIOUS).unwrap());
-    let url = s.preview_ok("various.docx").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_s, url) = serve(VARIOUS, "various.docx").await;
     let texts = [
         "Here is a list:",
         "Row 1 column 1",
@@ -244,4 +251,85 @@ async fn floating_boxes_sit_where_their_anchor_says_in_front_of_or_behind_the_te
     );
     // Square wrap: a float 100 pt into the column, beside its paragraph's text.
     assert!((f(&b, "Floated", "left") - 172.0 * PT).abs() < 1.5, "{b}");
+}
+
+const ONLYOFFICE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/docx/onlyoffice-sample.docx"
+);
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_drawing_group_is_one_box_with_its_shapes_at_their_child_coordinates() {
+    // ONLYOFFICE's sample: a 484.45 × 104.87 pt group of 62,296 × 13,486 child units
+    // holding a near-transparent panel with text, a manual-operation shape, a ring and a
+    // dot (`flowChartConnector`).
+    let (_s, url) = serve(ONLYOFFICE, "sample.docx").await;
+    let b = document_eval(
+        &url,
+        r#"(() => {
+            // The body's group (the header has one of its own, the page-top artwork).
+            const g = [...document.querySelectorAll('#view-document .docx-group')]
+                .find((el) => el.style.width === '484.45pt');
+            const box = (el) => { const r = el.getBoundingClientRect();
+                return { left: r.left, top: r.top, width: r.width, height: r.height }; };
+            const items = [...g.querySelectorAll(':scope > .docx-group-item')].map((it) => {
+                const shape = it.firstElementChild;
+                const geom = shape.querySelector(':scope > svg.docx-geom');
+                const path = geom && geom.querySelector('path');
+                return { box: box(shape), geom: geom ? box(geom) : null,
+                    background: getComputedStyle(shape).backgroundColor,
+                    fill: path ? path.getAttribute('fill') : null };
+            });
+            const text = [...g.querySelectorAll('.docx-p')].map((p) => box(p));
+            return { group: box(g), items, text };
+        })()"#,
+    )
+    .await;
+    let n = |v: &serde_json::Value| v.as_f64().unwrap_or_else(|| panic!("{v} in {b}"));
+    let group = &b["group"];
+    let (gl, gt, gw, gh) = (
+        n(&group["left"]),
+        n(&group["top"]),
+        n(&group["width"]),
+        n(&group["height"]),
+    );
+    // One box of the group's extent (the page may be zoomed: compare in its own px).
+    let px_per_pt = gw / 484.45;
+    assert!((gh / px_per_pt - 104.87).abs() < 0.5, "{b}");
+    let per_unit = (gw / 62_296.0, gh / 13_486.0);
+    let items = b["items"].as_array().unwrap();
+    assert_eq!(items.len(), 4, "{b}");
+    for (item, (x, y, w, h)) in items.iter().zip([
+        (0.0, 0.0, 62_296.0, 13_486.0),
+        (4364.0, 5930.0, 824.0, 2495.0),
+        (2253.0, 5296.0, 4984.0, 4896.0),
+        (4409.0, 8827.0, 762.0, 730.0),
+    ]) {
+        // Each shape at its child offset in the group, drawn at its child extent.
+        let r = if item["geom"].is_null() {
+            &item["box"]
+        } else {
+            &item["geom"]
+        };
+        assert!(
+            (n(&r["left"]) - gl - x * per_unit.0).abs() < 1.0,
+            "{x}: {b}"
+        );
+        assert!((n(&r["top"]) - gt - y * per_unit.1).abs() < 1.0, "{y}: {b}");
+        assert!((n(&r["width"]) - w * per_unit.0).abs() < 1.0, "{w}: {b}");
+        assert!((n(&r["height"]) - h * per_unit.1).abs() < 1.0, "{h}: {b}");
+    }
+    // The ring is a circle (38.8 × 38.1 pt), not stretched over the group.
+    let ring = &items[2]["geom"];
+    assert!(
+        (n(&ring["width"]) / n(&ring["height"]) - 1.018).abs() < 0.02,
+        "{b}"
+    );
+    // The panel's accent fill keeps its 2.7 % alpha: a tint, not a solid blue block.
+    let bg = items[0]["background"].as_str().unwrap_or("");
+    assert!(bg.starts_with("rgba(") && bg.ends_with(", 0.027)"), "{bg}");
+    // The panel's text sits inside the group, not below it.
+    for t in b["text"].as_array().unwrap() {
+        assert!(n(&t["top"]) >= gt - 1.0 && n(&t["top"]) < gt + gh, "{b}");
+    }
 }

@@ -91,8 +91,13 @@ async fn every_corpus_deck_opens_or_is_refused_with_a_reason() {
 
 /// A service with the bench deck `name` in its workspace, and the URL of its snapshot.
 async fn serve_bench_deck(name: &str) -> (TestServer, String) {
+    serve_deck(BENCH, name).await
+}
+
+/// A service with the deck `folder/name` in its workspace, and the URL of its snapshot.
+async fn serve_deck(folder: &str, name: &str) -> (TestServer, String) {
     let s = start(|_| {}).await;
-    s.write(name, std::fs::read(format!("{BENCH}/{name}")).unwrap());
+    s.write(name, std::fs::read(format!("{folder}/{name}")).unwrap());
     let body = s.preview_ok(name).await;
     let url = body["url"].as_str().unwrap().to_string();
     (s, url)
@@ -451,13 +456,7 @@ async fn table_rows_keep_their_stored_height_when_the_text_fits() {
     // each (21.6 pt + 7.2 pt of cell margins), 1 pt borders. PowerPoint draws borders on
     // the grid lines, so a row is as tall as stored; in CSS a collapsed border adds half
     // its width to each side of the cell.
-    let s = start(|_| {}).await;
-    let name = "shapecrawler-table-case004.pptx";
-    s.write(name, std::fs::read(format!("{FIXTURES}/{name}")).unwrap());
-    let url = s.preview_ok(name).await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_s, url) = serve_deck(FIXTURES, "shapecrawler-table-case004.pptx").await;
     let browser = TestBrowser::launch().await;
     let page = browser.open(&url).await;
     wait_for(&page, "document.fonts.status === 'loaded' && document.querySelector('#slide-1 .pptx-tbl') !== null").await;
@@ -473,4 +472,50 @@ async fn table_rows_keep_their_stored_height_when_the_text_fits() {
         );
     }
     browser.close().await;
+}
+
+/// Boxes of slide 1's text paragraphs, in slide points from the text box's top left.
+const COLUMN_BOXES: &str = "(function () { var st = document.querySelector('#slide-1 .pptx-stage'); var pt = st.getBoundingClientRect().width / parseFloat(getComputedStyle(st).getPropertyValue('--sw')); var tx = document.querySelector('#slide-1 .pptx-tx'); var o = tx.getBoundingClientRect(); return Array.from(tx.querySelectorAll('p')).map(function (p) { var r = p.getBoundingClientRect(); return [p.textContent.trim(), (r.left - o.left) / pt, (r.top - o.top) / pt, r.width / pt]; }); })()";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn text_box_columns_fill_one_after_the_other() {
+    // A 432 × 144 pt box in two columns 36 pt apart (numCol="2" spcCol="457200"), 7.2 pt
+    // side insets: each column (432 − 14.4 − 36) / 2 = 190.8 pt wide. Eight 18 pt lines
+    // are more than one column holds: the first column fills before the second starts.
+    let (_s, url) = serve_deck(&format!("{FIXTURES}/generated"), "text-columns.pptx").await;
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&url).await;
+    wait_for(&page, "document.fonts.status === 'loaded' && document.querySelector('#slide-1 .pptx-tx p') !== null").await;
+    let paras = eval(&page, COLUMN_BOXES).await;
+    browser.close().await;
+    let rows: Vec<(String, f64, f64, f64)> = paras
+        .as_array()
+        .expect("paragraphs")
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_str().unwrap().to_owned(),
+                p[1].as_f64().unwrap(),
+                p[2].as_f64().unwrap(),
+                p[3].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 8, "{paras}");
+    let (first, second): (Vec<_>, Vec<_>) = rows.iter().partition(|r| r.1 < 100.0);
+    // Filled in order: column 1 holds the first paragraphs (more than half of them),
+    // column 2 the rest.
+    assert!(first.len() > 4 && !second.is_empty(), "{paras}");
+    assert!(first.iter().all(|r| r.0 < second[0].0), "{paras}");
+    for r in &first {
+        assert!(
+            (r.1 - 7.2).abs() < 0.5 && (r.3 - 190.8).abs() < 0.5,
+            "{paras}"
+        );
+    }
+    for r in &second {
+        assert!((r.1 - (7.2 + 190.8 + 36.0)).abs() < 0.5, "{paras}");
+    }
+    // The second column starts at the top again.
+    assert!((second[0].2 - first[0].2).abs() < 0.5, "{paras}");
 }

@@ -16,8 +16,8 @@ use crate::office::chart::parse_chart;
 use crate::office::pptx::color::ColorCtx;
 
 use super::model::{
-    Anchor, Border, ChartFrame, Color, Image, ImageSource, Inline, Line, Placeholder, TextBox,
-    WordArt,
+    Anchor, Border, ChartFrame, Color, GroupChild, Image, ImageSource, Inline, Line, Placeholder,
+    ShapeGroup, TextBox, WordArt,
 };
 use super::parse::{Parser, UNDERSTOOD};
 use super::props::emu;
@@ -60,6 +60,10 @@ struct Frame {
     geometry_adjust: Vec<(String, f64)>,
     /// Where a text box's text sits (`wps:bodyPr anchor`).
     text_anchor: Option<String>,
+    /// Opacity of the fill, when not opaque.
+    fill_opacity: Option<f32>,
+    /// A text box's insets (`wps:bodyPr lIns` …), points.
+    insets: Option<[f32; 4]>,
 }
 
 /// A DrawingML group's coordinate space: child units map to points from the frame's top
@@ -144,12 +148,17 @@ impl Parser<'_, '_> {
                         geometry_adjust: frame.geometry_adjust.clone(),
                         line: None,
                         text_anchor: frame.text_anchor.clone(),
+                        fill_opacity: frame.fill_opacity,
+                        insets: frame.insets,
                         blocks,
                     }));
                 }
                 (Ns::C, "chart") => out.push(self.chart(c, frame)),
                 (Ns::Dgm, "relIds") => {
                     out.push(self.diagram(c, frame.width, frame.height, frame.anchor.clone()))
+                }
+                (Ns::Wpg, "wgp" | "grpSp") if frame.group.is_none() => {
+                    out.push(self.drawing_group(c, frame));
                 }
                 (Ns::Wpg, "wgp" | "grpSp") => {
                     let inner = Frame {
@@ -165,6 +174,9 @@ impl Parser<'_, '_> {
                     let style = c.child(Ns::Wps, "style");
                     let mut inner = in_group(props, frame);
                     inner.fill = self.shape_fill(props, style);
+                    inner.fill_opacity = props
+                        .and_then(|p| p.child(Ns::A, "solidFill"))
+                        .and_then(|f| self.drawing_alpha(f));
                     inner.gradient = props.and_then(|p| self.linear_gradient(p));
                     inner.outline = self.shape_outline(props, style);
                     inner.rotation = props.and_then(rotation);
@@ -177,8 +189,9 @@ impl Parser<'_, '_> {
                         .and_then(|p| p.child(Ns::A, "prstGeom"))
                         .map(crate::office::drawingml::adjust_values)
                         .unwrap_or_default();
-                    inner.text_anchor = c
-                        .child(Ns::Wps, "bodyPr")
+                    let body = c.child(Ns::Wps, "bodyPr");
+                    inner.insets = body.and_then(body_insets);
+                    inner.text_anchor = body
                         .and_then(|b| b.attr_local("anchor"))
                         .filter(|a| matches!(*a, "ctr" | "b"))
                         .map(str::to_owned);
@@ -211,6 +224,8 @@ impl Parser<'_, '_> {
                             geometry_adjust: inner.geometry_adjust,
                             line,
                             text_anchor: None,
+                            fill_opacity: inner.fill_opacity,
+                            insets: None,
                             blocks: Vec::new(),
                         }));
                     }
@@ -220,15 +235,45 @@ impl Parser<'_, '_> {
         }
     }
 
+    /// A group at the top of a drawing: one box of the frame's size holding the group's
+    /// drawings, each placed in the group's own coordinate space (nested groups too).
+    fn drawing_group(&mut self, el: Element<'_>, frame: &Frame) -> Inline {
+        // Children are walked as if anchored at the group's top left: `in_group` then
+        // gives each one its offset from there, which becomes its place in the group.
+        let inner = Frame {
+            group: Some(group_space(el, None)),
+            anchor: Some(group_origin()),
+            ..frame.clone()
+        };
+        let mut drawn = Vec::new();
+        self.graphic_content(el, &inner, &mut drawn);
+        Inline::Group(ShapeGroup {
+            width: frame.width,
+            height: frame.height,
+            anchor: frame.anchor.clone(),
+            children: drawn.into_iter().map(group_child).collect(),
+        })
+    }
+
     /// A colour child of `parent` (`a:srgbClr`, `a:schemeClr` with its modifiers …)
     /// resolved against the document's theme.
     fn drawing_color(&self, parent: Element<'_>) -> Option<Color> {
+        let c = self.drawing_rgba(parent)?;
+        Some(Color::rgb(c.r, c.g, c.b))
+    }
+
+    /// The opacity of a colour child of `parent` (`a:alpha` …), when it is not opaque.
+    fn drawing_alpha(&self, parent: Element<'_>) -> Option<f32> {
+        let a = self.drawing_rgba(parent)?.alpha;
+        (a < 0.999).then_some(a.max(0.0))
+    }
+
+    fn drawing_rgba(&self, parent: Element<'_>) -> Option<crate::office::pptx::model::Color> {
         let scheme = self
             .colors
             .scheme(&OFFICE_SCHEME)
             .map(|[r, g, b]| ChartColor::rgb(u32::from_be_bytes([0, r, g, b])));
-        let c = ColorCtx::from_scheme(&scheme).child_color(parent)?;
-        Some(Color::rgb(c.r, c.g, c.b))
+        ColorCtx::from_scheme(&scheme).child_color(parent)
     }
 
     /// A shape's fill: its own `a:solidFill` (or a gradient's middle colour, as one
@@ -453,6 +498,8 @@ impl Parser<'_, '_> {
                         geometry_adjust: Vec::new(),
                         line: None,
                         text_anchor: None,
+                        fill_opacity: shape.fill.and(shape.opacity),
+                        insets: shape.insets,
                         blocks,
                     }));
                 }
@@ -476,8 +523,10 @@ impl Parser<'_, '_> {
                     }
                 }
                 (Ns::V, "group") => {
-                    let size = c.attr(Ns::None, "style").and_then(vml_size).or(size);
-                    self.vml_group(c, size, out);
+                    let style = c.attr(Ns::None, "style");
+                    let size = style.and_then(vml_size).or(size);
+                    let anchor = style.and_then(|st| vml_anchor(c, st));
+                    self.vml_group(c, size, anchor, out);
                 }
                 (Ns::V, "shapetype") => {}
                 (Ns::V, _) => {
@@ -498,6 +547,8 @@ struct VmlShape {
     rotation: Option<f32>,
     fill: Option<Color>,
     opacity: Option<f32>,
+    /// A `v:textbox`'s insets (`inset`), points.
+    insets: Option<[f32; 4]>,
 }
 
 impl VmlShape {
@@ -524,6 +575,12 @@ impl VmlShape {
                 .and_then(|f| f.attr_local("opacity"))
                 .and_then(vml_fraction)
                 .or(outer.opacity),
+            insets: el
+                .is(Ns::V, "textbox")
+                .then(|| el.attr(Ns::None, "inset"))
+                .flatten()
+                .map(vml_insets)
+                .or(outer.insets),
         }
     }
 }
@@ -614,58 +671,174 @@ fn vml_anchor(el: Element<'_>, style: &str) -> Option<Anchor> {
 }
 
 impl Parser<'_, '_> {
-    /// A `v:group` of `size` points: its shapes give their sizes in the group's own
-    /// units (`coordsize`, 1000×1000 when absent), spread over the group's size.
-    fn vml_group(&mut self, group: Element<'_>, size: Option<(f32, f32)>, out: &mut Vec<Inline>) {
+    /// A `v:group` of `size` points: one box holding its shapes, which give their places
+    /// and sizes in the group's own units (`coordsize`, 1000×1000 when absent, counted
+    /// from `coordorigin`) spread over the group's size. Without a size, its content
+    /// is read as loose shapes.
+    fn vml_group(
+        &mut self,
+        group: Element<'_>,
+        size: Option<(f32, f32)>,
+        anchor: Option<Anchor>,
+        out: &mut Vec<Inline>,
+    ) {
         let Some((w, h)) = size else {
             self.vml_content(group, &VmlShape::default(), out);
             return;
         };
-        let (cw, ch) = group
-            .attr(Ns::None, "coordsize")
-            .and_then(|v| v.split_once(','))
-            .and_then(|(a, b)| Some((a.trim().parse::<f32>().ok()?, b.trim().parse::<f32>().ok()?)))
-            .filter(|(a, b)| a.is_finite() && b.is_finite() && *a > 0.0 && *b > 0.0)
+        let mut children = Vec::new();
+        self.vml_group_children(group, (0.0, 0.0, w, h), &mut children);
+        out.push(Inline::Group(ShapeGroup {
+            width: w,
+            height: h,
+            anchor,
+            children,
+        }));
+    }
+
+    /// The shapes of the VML group `group`, whose box is `(x, y, w, h)` in points from
+    /// the top group's top left, each at its place there; nested groups are flattened.
+    fn vml_group_children(
+        &mut self,
+        group: Element<'_>,
+        (x, y, w, h): (f32, f32, f32, f32),
+        out: &mut Vec<GroupChild>,
+    ) {
+        let pair = |name: &str| {
+            group
+                .attr(Ns::None, name)
+                .and_then(|v| v.split_once(','))
+                .and_then(|(a, b)| {
+                    Some((a.trim().parse::<f32>().ok()?, b.trim().parse::<f32>().ok()?))
+                })
+                .filter(|(a, b)| a.is_finite() && b.is_finite())
+        };
+        let (cw, ch) = pair("coordsize")
+            .filter(|(a, b)| *a > 0.0 && *b > 0.0)
             .unwrap_or((1000.0, 1000.0));
+        let origin = pair("coordorigin").unwrap_or((0.0, 0.0));
         let scale = (w / cw, h / ch);
         for c in group.elements() {
-            let size = c
-                .attr(Ns::None, "style")
-                .and_then(|s| vml_group_size(s, scale));
-            if c.is(Ns::V, "group") {
-                self.vml_group(c, size, out);
-            } else {
-                let shape = VmlShape {
-                    size,
-                    ..VmlShape::default()
-                };
-                self.vml_content(c, &shape, out);
+            if c.ns() != Ns::V || c.is(Ns::V, "shapetype") {
+                continue;
             }
+            let Some((cx, cy, width, height)) = c
+                .attr(Ns::None, "style")
+                .and_then(|st| vml_group_box(st, scale, origin))
+            else {
+                continue;
+            };
+            let (cx, cy) = (x + cx, y + cy);
+            if c.is(Ns::V, "group") {
+                self.vml_group_children(c, (cx, cy, width, height), out);
+                continue;
+            }
+            let shape = VmlShape {
+                size: Some((width, height)),
+                anchor: None,
+                ..VmlShape::of(c, &VmlShape::default())
+            };
+            let mut drawn = Vec::new();
+            self.vml_content(c, &shape, &mut drawn);
+            if drawn.is_empty() {
+                drawn.extend(vml_plain_shape(c, &shape));
+            }
+            out.extend(drawn.into_iter().map(|inline| GroupChild {
+                x: cx,
+                y: cy,
+                ..group_child(inline)
+            }));
         }
     }
 }
 
-/// Width and height of a shape inside a VML group: bare numbers are group units, scaled
-/// by `scale` (points per unit); lengths with a unit are taken as they are.
-fn vml_group_size(style: &str, scale: (f32, f32)) -> Option<(f32, f32)> {
-    let mut width = None;
-    let mut height = None;
-    for decl in style.split(';') {
-        let Some((key, value)) = decl.split_once(':') else {
-            continue;
-        };
-        let value = value.trim();
-        let length = |per_unit: f32| match value.parse::<f32>() {
-            Ok(n) if n.is_finite() => Some(n * per_unit),
+/// A VML shape without text or picture (a filled rectangle, an outlined circle): a box
+/// of its fill and stroke, `None` when it paints neither.
+fn vml_plain_shape(el: Element<'_>, shape: &VmlShape) -> Option<Inline> {
+    let (width, height) = shape.size?;
+    let off = |name: &str| {
+        el.attr(Ns::None, name)
+            .is_some_and(|v| matches!(v.trim(), "f" | "false"))
+    };
+    let fill = shape.fill.filter(|_| !off("filled"));
+    let outline = el
+        .attr(Ns::None, "strokecolor")
+        .and_then(vml_color)
+        .filter(|_| !off("stroked"))
+        .map(|color| Border {
+            style: "single",
+            width: el
+                .attr(Ns::None, "strokeweight")
+                .and_then(css_length)
+                .filter(|w| *w > 0.0)
+                .unwrap_or(0.75)
+                .min(72.0),
+            color: Some(color),
+        });
+    if fill.is_none() && outline.is_none() {
+        return None;
+    }
+    let geometry = match el.name() {
+        "oval" => Some("ellipse".to_owned()),
+        "roundrect" => Some("roundRect".to_owned()),
+        _ => None,
+    };
+    Some(Inline::TextBox(TextBox {
+        width: Some(width).filter(|w| *w > 0.0),
+        height: Some(height).filter(|h| *h > 0.0),
+        anchor: None,
+        fill,
+        gradient: None,
+        outline: Some(outline.unwrap_or(Border {
+            style: "none",
+            width: 0.0,
+            color: None,
+        })),
+        rotation: shape.rotation,
+        geometry,
+        geometry_adjust: Vec::new(),
+        line: None,
+        text_anchor: None,
+        fill_opacity: fill.and(shape.opacity),
+        insets: None,
+        blocks: Vec::new(),
+    }))
+}
+
+/// Place and size of a shape inside a VML group: left, top, width and height from its
+/// `style`, in points from the group's top left. Bare numbers are group units counted
+/// from `origin` and scaled by `scale` (points per unit); lengths with a unit are taken
+/// as they are.
+fn vml_group_box(
+    style: &str,
+    scale: (f32, f32),
+    origin: (f32, f32),
+) -> Option<(f32, f32, f32, f32)> {
+    let length = |key: &str, per_unit: f32, from: f32| {
+        let value = style_value(style, key)?;
+        match value.parse::<f32>() {
+            Ok(n) if n.is_finite() => Some((n - from) * per_unit),
             _ => css_length(value),
-        };
-        match key.trim() {
-            "width" => width = length(scale.0),
-            "height" => height = length(scale.1),
-            _ => {}
+        }
+    };
+    Some((
+        length("left", scale.0, origin.0).unwrap_or(0.0),
+        length("top", scale.1, origin.1).unwrap_or(0.0),
+        length("width", scale.0, 0.0)?,
+        length("height", scale.1, 0.0)?,
+    ))
+}
+
+/// A `v:textbox inset` (`left,top,right,bottom`, bare numbers in pixels, absent parts
+/// Word's 0.1 in and 0.05 in) in points.
+fn vml_insets(v: &str) -> [f32; 4] {
+    let mut out = [7.2, 3.6, 7.2, 3.6];
+    for (o, part) in out.iter_mut().zip(v.split(',')) {
+        if let Some(p) = css_length(part.trim()).filter(|p| *p >= 0.0) {
+            *o = p.min(288.0);
         }
     }
-    Some((width?, height?))
+    out
 }
 
 /// The coordinate space of a DrawingML group (`wpg:wgp`, `wpg:grpSp`) inside the group
@@ -734,6 +907,61 @@ fn in_group(props: Option<Element<'_>>, frame: &Frame) -> Frame {
     inner
 }
 
+/// The anchor a group's drawings are walked with: the group's top left, so that their
+/// offsets are their places in the group.
+fn group_origin() -> Anchor {
+    Anchor {
+        align_h: None,
+        offset_h: Some(0.0),
+        relative_h: None,
+        align_v: None,
+        offset_v: Some(0.0),
+        relative_v: None,
+        wrap: "none".to_owned(),
+        behind_text: false,
+        z_order: None,
+    }
+}
+
+/// A drawing walked inside a group, its anchor (offsets from the group's top left)
+/// turned into its place in the group.
+fn group_child(mut inline: Inline) -> GroupChild {
+    let anchor = match &mut inline {
+        Inline::Image(i) => i.anchor.take(),
+        Inline::TextBox(b) => b.anchor.take(),
+        Inline::Chart(c) => c.anchor.take(),
+        Inline::Diagram(d) => d.anchor.take(),
+        Inline::WordArt(w) => w.anchor.take(),
+        _ => None,
+    };
+    let at = |v: Option<f32>| v.filter(|v| v.is_finite()).unwrap_or(0.0);
+    GroupChild {
+        x: anchor.as_ref().map_or(0.0, |a| at(a.offset_h)),
+        y: anchor.as_ref().map_or(0.0, |a| at(a.offset_v)),
+        inline,
+    }
+}
+
+/// A text box's insets (`wps:bodyPr lIns`, `tIns`, `rIns`, `bIns`, EMU) in points, when
+/// it gives any; an absent side is Word's default (0.1 in left and right, 0.05 in top
+/// and bottom).
+fn body_insets(body: Element<'_>) -> Option<[f32; 4]> {
+    let names = ["lIns", "tIns", "rIns", "bIns"];
+    if names.iter().all(|n| body.attr_local(n).is_none()) {
+        return None;
+    }
+    let defaults = [7.2, 3.6, 7.2, 3.6];
+    let mut out = defaults;
+    for ((o, n), d) in out.iter_mut().zip(names).zip(defaults) {
+        *o = body
+            .attr_local(n)
+            .and_then(emu)
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .map_or(d, |v| v.min(288.0));
+    }
+    Some(out)
+}
+
 /// The rotation of a shape's transform (`a:xfrm rot`, 60,000ths of a degree), when it has one.
 fn rotation(props: Element<'_>) -> Option<f32> {
     let rot: f32 = props
@@ -750,7 +978,13 @@ fn rotation(props: Element<'_>) -> Option<f32> {
 fn line_of(shape: Element<'_>, props: Option<Element<'_>>, geometry: Option<&str>) -> Option<Line> {
     let g = geometry.unwrap_or("");
     let connector = shape.child(Ns::Wps, "cNvCnPr").is_some();
-    if !(connector || g == "line" || g.contains("Connector")) {
+    // The connector presets (`straightConnector1`, `bentConnector2`…5, `curvedConnector2`…5);
+    // `flowChartConnector` is a circle, not one of them.
+    let preset_line = g == "line"
+        || ["straightConnector", "bentConnector", "curvedConnector"]
+            .iter()
+            .any(|p| g.starts_with(p));
+    if !(connector || preset_line) {
         return None;
     }
     let kind = if g.starts_with("bentConnector") {

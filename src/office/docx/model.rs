@@ -559,6 +559,8 @@ pub enum Inline {
     Image(Image),
     /// A text box with its own blocks.
     TextBox(TextBox),
+    /// A group of drawings (`wpg:wgp`, VML `v:group`) drawn as one box.
+    Group(ShapeGroup),
     /// Something shown as a labelled box (chart, diagram, embedded object).
     Placeholder(Placeholder),
     /// A chart, drawn by the shared chart engine at the frame's size.
@@ -792,8 +794,46 @@ pub struct TextBox {
     /// Where the text sits in the box (`wps:bodyPr anchor`: `t`, `ctr`, `b`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text_anchor: Option<String>,
+    /// Opacity of the fill (0–1: `a:alpha` on its colour, VML `v:fill opacity`), when
+    /// the fill is not opaque.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill_opacity: Option<f32>,
+    /// Space between the box's edges and its text, points: left, top, right, bottom
+    /// (`wps:bodyPr lIns`/`tIns`/`rIns`/`bIns`, VML `v:textbox inset`), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub insets: Option<[f32; 4]>,
     /// Content; empty for a shape without text (a filled rectangle on a cover page).
     pub blocks: Vec<Block>,
+}
+
+/// A group of drawings (`wpg:wgp` with its `a:chOff`/`a:chExt`, VML `v:group` with its
+/// `coordorigin`/`coordsize`): one box of the group's extent, placed or anchored like
+/// any drawing, with each drawing of the group at its place inside it. Nested groups are
+/// flattened into it: their coordinate spaces are already applied to the places.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShapeGroup {
+    /// Width in points (the frame's extent).
+    pub width: f32,
+    /// Height in points.
+    pub height: f32,
+    /// Anchoring, for a floating group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
+    /// The drawings, in document (stacking) order.
+    pub children: Vec<GroupChild>,
+}
+
+/// One drawing of a [`ShapeGroup`].
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupChild {
+    /// Left edge, points from the group's left edge.
+    pub x: f32,
+    /// Top edge, points from the group's top edge.
+    pub y: f32,
+    /// The drawing itself (a text box, shape or picture; never anchored).
+    pub inline: Inline,
 }
 
 /// A line or connector shape across its box.
@@ -1157,6 +1197,11 @@ pub fn inlines_text(inlines: &[Inline], out: &mut String) {
             Inline::Tab => out.push('\t'),
             Inline::Break { .. } => out.push('\n'),
             Inline::TextBox(b) => blocks_text(&b.blocks, out),
+            Inline::Group(g) => {
+                for c in &g.children {
+                    inlines_text(std::slice::from_ref(&c.inline), out);
+                }
+            }
             Inline::Hyperlink { children, .. }
             | Inline::Field { children, .. }
             | Inline::Inserted { children, .. }

@@ -1144,7 +1144,32 @@ impl<'d> Renderer<'d, '_> {
                     style.push_str(&shape.style);
                 } else {
                     if let Some(fill) = &b.fill {
-                        decl(&mut style, "background-color", fill);
+                        match b.fill_opacity {
+                            Some(a) => {
+                                let _ = write!(
+                                    style,
+                                    "background-color:{}{:02X};",
+                                    fill.as_str(),
+                                    alpha_byte(a)
+                                );
+                            }
+                            None => decl(&mut style, "background-color", fill),
+                        }
+                    }
+                    let insets = if b.blocks.is_empty() && b.fill.is_some() {
+                        Some([0.0; 4])
+                    } else {
+                        b.insets
+                    };
+                    if let Some([l, t, r, bottom]) = insets {
+                        let _ = write!(
+                            style,
+                            "padding:{}pt {}pt {}pt {}pt;",
+                            num(t),
+                            num(r),
+                            num(bottom),
+                            num(l)
+                        );
                     }
                     if let Some(line) = &b.outline {
                         border_css(&mut style, "", line);
@@ -1186,6 +1211,7 @@ impl<'d> Renderer<'d, '_> {
                 self.nested -= 1;
                 self.out.push_str("</span>");
             }
+            Inline::Group(g) => self.group(g, base),
             Inline::Chart(c) => self.chart(c),
             Inline::WordArt(w) => self.word_art(w),
             Inline::Diagram(d) => self.diagram(d),
@@ -1533,6 +1559,39 @@ impl<'d> Renderer<'d, '_> {
 
     /// A line or connector: an SVG stroke across its box (straight, elbow or S-curve),
     /// mirrored as the shape's flips say, with its arrowheads.
+    /// A group of drawings: one box of its size, placed like any drawing, with each
+    /// drawing at its place inside.
+    fn group(&mut self, g: &super::model::ShapeGroup, base: &RunFormat) {
+        let mut style = format!("width:{}pt;height:{}pt;", num(g.width), num(g.height));
+        if let Some(a) = &g.anchor {
+            self.place(&mut style, a, g.width, g.height);
+        }
+        let _ = write!(
+            self.out,
+            "<span class=\"docx-group\" role=\"group\" style=\"{style}\">"
+        );
+        self.nested += 1;
+        for c in &g.children {
+            let _ = write!(
+                self.out,
+                "<span class=\"docx-group-item\" style=\"left:{}pt;top:{}pt",
+                num(c.x),
+                num(c.y)
+            );
+            // A shape in a group keeps its size: text that does not fit runs over it.
+            if let Inline::TextBox(b) = &c.inline {
+                if let (Some(w), Some(h)) = (b.width, b.height) {
+                    let _ = write!(self.out, ";width:{}pt;height:{}pt", num(w), num(h));
+                }
+            }
+            self.out.push_str("\">");
+            self.inline(&c.inline, base);
+            self.out.push_str("</span>");
+        }
+        self.nested -= 1;
+        self.out.push_str("</span>");
+    }
+
     fn line_shape(&mut self, b: &super::model::TextBox) {
         let Some(line) = &b.line else {
             return;
@@ -1848,7 +1907,7 @@ pub(super) fn is_invisible(i: &Inline) -> bool {
 
 fn has_text_box(inlines: &[Inline]) -> bool {
     inlines.iter().any(|i| match i {
-        Inline::TextBox(_) => true,
+        Inline::TextBox(_) | Inline::Group(_) => true,
         Inline::Hyperlink { children, .. }
         | Inline::Field { children, .. }
         | Inline::Inserted { children, .. }
@@ -2114,6 +2173,11 @@ fn geometry_svg(g: &str, b: &super::model::TextBox, uid: usize) -> Option<ShapeS
         (None, Some(c)) => c.to_string(),
         (None, None) => "none".to_owned(),
     };
+    // A solid fill's own transparency (`a:alpha`).
+    let fill_alpha = match (&b.gradient, &b.fill, b.fill_opacity) {
+        (None, Some(_), Some(a)) => format!(" fill-opacity=\"{}\"", fmt(f64::from(a))),
+        _ => String::new(),
+    };
     // No outline in the model: the light border every text box gets.
     let (stroke, width, dash) = match &b.outline {
         Some(o) if o.style == "none" => ("none".to_owned(), 0.0, ""),
@@ -2144,7 +2208,11 @@ fn geometry_svg(g: &str, b: &super::model::TextBox, uid: usize) -> Option<ShapeS
         }
     }
     for p in svg_paths(&outline.paths, w, h) {
-        let fill_here = if p.fill { fill.as_str() } else { "none" };
+        let (fill_here, alpha_here) = if p.fill {
+            (fill.as_str(), fill_alpha.as_str())
+        } else {
+            ("none", "")
+        };
         let stroke_here = if p.stroke {
             stroke_attr.as_str()
         } else {
@@ -2152,7 +2220,7 @@ fn geometry_svg(g: &str, b: &super::model::TextBox, uid: usize) -> Option<ShapeS
         };
         let _ = write!(
             svg,
-            "<path d=\"{}\" fill=\"{fill_here}\" fill-rule=\"evenodd\" {stroke_here}/>",
+            "<path d=\"{}\" fill=\"{fill_here}\"{alpha_here} fill-rule=\"evenodd\" {stroke_here}/>",
             p.d
         );
         if let Some((shade, opacity)) = p.shade.overlay().filter(|_| fill_here != "none") {
@@ -2165,17 +2233,33 @@ fn geometry_svg(g: &str, b: &super::model::TextBox, uid: usize) -> Option<ShapeS
         }
     }
     svg.push_str("</svg>");
-    // Text goes in the preset's text rectangle, inside Word's default insets
-    // (0.05 in top and bottom, 0.1 in left and right).
-    let [l, t, r, bottom] = outline.text_rect;
+    // Text goes in the preset's text rectangle, inside the box's insets (Word's
+    // default: 0.05 in top and bottom, 0.1 in left and right).
+    // A shape without text has no text rectangle to keep: a small dot stays small.
+    let [l, t, r, bottom] = if b.blocks.is_empty() {
+        [0.0, 0.0, w, h]
+    } else {
+        outline.text_rect
+    };
+    let insets = match b.insets {
+        _ if b.blocks.is_empty() => [0.0; 4],
+        Some(i) => i,
+        None => [7.2, 3.6, 7.2, 3.6],
+    };
+    let [il, it, ir, ib] = insets.map(f64::from);
     let style = format!(
         "position:relative;isolation:isolate;background:none;border:none;padding:{}pt {}pt {}pt {}pt;",
-        fmt(t.max(0.0) + 3.6),
-        fmt((w - r).max(0.0) + 7.2),
-        fmt((h - bottom).max(0.0) + 3.6),
-        fmt(l.max(0.0) + 7.2)
+        fmt(t.max(0.0) + it),
+        fmt((w - r).max(0.0) + ir),
+        fmt((h - bottom).max(0.0) + ib),
+        fmt(l.max(0.0) + il)
     );
     Some(ShapeSvg { style, svg })
+}
+
+/// An opacity (0–1) as the alpha byte of a `#RRGGBBAA` colour.
+fn alpha_byte(a: f32) -> u8 {
+    (a.clamp(0.0, 1.0) * 255.0).round() as u8
 }
 
 /// Adds a clockwise rotation about the centre (`a:xfrm rot`), when there is one.

@@ -108,6 +108,9 @@ fn gradient(el: Element<'_>, ctx: &ColorCtx<'_>) -> Fill {
                 .clamp(-10.0, 10.0)
         };
         let (l, t, r, b) = (side("l"), side("t"), side("r"), side("b"));
+        // A focus outside the box (a side over 100 % or below 0) stays where it is: the
+        // box then shows only the part of the gradient that reaches it, as PowerPoint
+        // draws it (ECMA-376 20.1.8.31 gives the rectangle, not a limit).
         if matches!(path.attr(Ns::None, "path"), Some("rect" | "shape")) {
             // A focus whose sides cross (l + r > 1) collapses to their midpoint.
             let (left, right) = ordered(l, 1.0 - r);
@@ -120,8 +123,8 @@ fn gradient(el: Element<'_>, ctx: &ColorCtx<'_>) -> Fill {
             }
         } else {
             GradientKind::Radial {
-                cx: ((l + 1.0 - r) / 2.0).clamp(0.0, 1.0),
-                cy: ((t + 1.0 - b) / 2.0).clamp(0.0, 1.0),
+                cx: (l + 1.0 - r) / 2.0,
+                cy: (t + 1.0 - b) / 2.0,
             }
         }
     } else {
@@ -142,9 +145,8 @@ fn gradient(el: Element<'_>, ctx: &ColorCtx<'_>) -> Fill {
     })
 }
 
-/// `(a, b)` clamped to 0–1, or their midpoint twice when `a > b`.
+/// `(a, b)`, or their midpoint twice when `a > b`.
 fn ordered(a: f64, b: f64) -> (f64, f64) {
-    let (a, b) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0));
     if a <= b {
         (a, b)
     } else {

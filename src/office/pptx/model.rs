@@ -455,8 +455,9 @@ pub struct Gradient {
     pub kind: GradientKind,
     /// Stops in position order.
     pub stops: Vec<GradientStop>,
-    /// The gradient turns with the shape (`rotWithShape`, true unless `"0"`); when false a
-    /// linear gradient keeps its angle on the slide however the shape is turned.
+    /// The gradient turns with the shape (`rotWithShape`, true unless `"0"`); when false
+    /// the gradient keeps its place on the slide however the shape is turned: a linear
+    /// one its angle, a radial or rectangular one its focus.
     pub rotate_with_shape: bool,
 }
 
@@ -469,8 +470,9 @@ pub enum GradientKind {
         /// Angle in degrees.
         angle: f64,
     },
-    /// Circles radiating from a point (`path="circle"`), as a fraction of the box; the
-    /// last stop reaches the corner farthest from it.
+    /// Circles radiating from a point (`path="circle"`), as a fraction of the box (below
+    /// 0 or over 1 when the focus lies outside it); the last stop reaches the corner
+    /// farthest from it.
     Radial {
         /// Centre X (0–1).
         cx: f64,
@@ -479,7 +481,8 @@ pub enum GradientKind {
     },
     /// Nested rectangles from the focus rectangle (`a:fillToRect`, the first stop) out
     /// to the box's edges (the last stop): `path="rect"`, and `path="shape"`, which is
-    /// drawn the same way.
+    /// drawn the same way. The focus may lie partly or wholly outside the box (fractions
+    /// below 0 or over 1).
     Rect {
         /// Focus left edge as a fraction of the width.
         left: f64,
@@ -573,8 +576,10 @@ pub struct TextBody {
     pub vertical: String,
     /// Extra rotation of the text in degrees (`bodyPr/@rot`).
     pub rotation: f64,
-    /// Text columns.
+    /// Text columns (`numCol`), filled one after the other as PowerPoint does.
     pub columns: u32,
+    /// Space between text columns, EMU (`spcCol`).
+    pub column_gap: i64,
     /// Autofit: `none`, `normal` (shrink on overflow) or `shape` (resize shape).
     pub autofit: String,
     /// `normAutofit/@fontScale` as a fraction (1 = unscaled); already applied to sizes.

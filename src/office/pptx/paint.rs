@@ -47,20 +47,43 @@ pub(super) fn gradient_stops(stops: &[GradientStop]) -> String {
 /// side's band runs to the last stop at the box edge. The bands along the top and bottom
 /// are full-width stripes, and the left and right bands are trapezoids drawn over them
 /// (and over the focus band), so the diagonal seams fall where both sides have the same
-/// colour and do not show.
+/// colour and do not show. The focus may lie outside the box: bands that do not reach
+/// the box are left out, the others are cut at its edges.
+///
+/// `turn` (degrees clockwise) turns the gradient about the box centre: a shape turned
+/// by its transform whose fill must not turn with it (`rotWithShape="0"`) is painted
+/// with the opposite turn. The turned box no longer covers the shape, so the pattern
+/// cell then reaches `w + h` past each edge, the last stop's colour filling it.
 pub(super) fn rect_gradient(
     id: &str,
     stops: &[GradientStop],
     focus: (f64, f64, f64, f64),
-    w: f64,
-    h: f64,
+    (w, h): (f64, f64),
+    turn: f64,
 ) -> String {
     let (fx0, fy0, fx1, fy1) = focus;
     let stop_elements = gradient_stops(stops);
     let first = stops.first().map(|s| s.color).unwrap_or(Color::rgb(0));
+    let last = stops.last().map(|s| s.color).unwrap_or(first);
+    let turned = turn.is_finite() && turn.abs() >= 0.01;
+    let margin = if turned { w + h } else { 0.0 };
     let mut defs = String::new();
+    let mut body = String::new();
+    if turned {
+        let _ = write!(
+            body,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"{}/>",
+            n(-margin),
+            n(-margin),
+            n(w + 2.0 * margin),
+            n(h + 2.0 * margin),
+            hex(&last),
+            opacity(&last)
+        );
+    }
     // The focus band first: the left and right trapezoids are drawn over it.
-    let mut body = format!(
+    let _ = write!(
+        body,
         "<rect y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"{}/>",
         n(fy0),
         n(w),
@@ -135,10 +158,31 @@ pub(super) fn rect_gradient(
             ),
         );
     }
+    if !turned {
+        return format!(
+            "<defs>{defs}<pattern id=\"{id}\" patternUnits=\"userSpaceOnUse\" width=\"{}\" height=\"{}\">{body}</pattern></defs>",
+            n(w),
+            n(h)
+        );
+    }
+    // The cell's viewBox matches its place, so the content keeps the box's own points.
+    let (x, y, cw, ch) = (-margin, -margin, w + 2.0 * margin, h + 2.0 * margin);
+    let cell = format!(
+        "x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"",
+        n(x),
+        n(y),
+        n(cw),
+        n(ch)
+    );
     format!(
-        "<defs>{defs}<pattern id=\"{id}\" patternUnits=\"userSpaceOnUse\" width=\"{}\" height=\"{}\">{body}</pattern></defs>",
-        n(w),
-        n(h)
+        "<defs>{defs}<pattern id=\"{id}\" patternUnits=\"userSpaceOnUse\" {cell} viewBox=\"{} {} {} {}\" patternTransform=\"rotate({} {} {})\">{body}</pattern></defs>",
+        n(x),
+        n(y),
+        n(cw),
+        n(ch),
+        n(turn),
+        n(w / 2.0),
+        n(h / 2.0)
     )
 }
 
@@ -379,7 +423,7 @@ mod tests {
 
     #[test]
     fn a_centred_rect_gradient_has_four_bands_around_the_focus() {
-        let svg = rect_gradient("g1", &stops(), (50.0, 25.0, 50.0, 25.0), 100.0, 50.0);
+        let svg = rect_gradient("g1", &stops(), (50.0, 25.0, 50.0, 25.0), (100.0, 50.0), 0.0);
         for side in ["g1t", "g1b", "g1l", "g1r"] {
             assert!(svg.contains(&format!("id=\"{side}\"")), "{side} in {svg}");
         }
@@ -393,7 +437,7 @@ mod tests {
     #[test]
     fn a_corner_focus_draws_only_the_bands_it_has() {
         // Focus at the top-left corner: only the bottom and right bands exist.
-        let svg = rect_gradient("g2", &stops(), (0.0, 0.0, 0.0, 0.0), 80.0, 40.0);
+        let svg = rect_gradient("g2", &stops(), (0.0, 0.0, 0.0, 0.0), (80.0, 40.0), 0.0);
         assert!(!svg.contains("id=\"g2t\"") && !svg.contains("id=\"g2l\""));
         assert!(svg.contains("id=\"g2b\"") && svg.contains("id=\"g2r\""));
     }

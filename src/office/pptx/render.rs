@@ -798,15 +798,16 @@ impl<'d, 'o> Renderer<'d, 'o> {
             Fill::Gradient(g) => {
                 let id = self.fresh_id("g");
                 let stops = paint::gradient_stops(&g.stops);
+                // The shape's box is turned by CSS: a fill that must not turn with it
+                // (rotWithShape="0") takes the opposite turn.
+                let counter_turn = if g.rotate_with_shape {
+                    0.0
+                } else {
+                    -f.rotation
+                };
                 match g.kind {
                     GradientKind::Linear { angle } => {
-                        // The shape's box is turned by CSS; a gradient that must not turn
-                        // with it (rotWithShape="0") takes the turn off its angle.
-                        let angle = if g.rotate_with_shape {
-                            angle
-                        } else {
-                            angle - f.rotation
-                        };
+                        let angle = angle + counter_turn;
                         // A line through the box centre along the angle, long enough
                         // that the end stops touch the far corners.
                         let a = angle.to_radians();
@@ -826,11 +827,23 @@ impl<'d, 'o> Renderer<'d, 'o> {
                         // LibreOffice both draw circles); the last stop reaches the
                         // corner farthest from the focus, so an off-centre focus
                         // (`fillToRect`) still shades the whole box.
+                        // A focus outside the box keeps its place there; the box shows the
+                        // outer rings. A counter-turned focus turns about the box centre.
                         let (px, py) = (cx * w, cy * h);
                         let r = px.max(w - px).hypot(py.max(h - py));
+                        let turn = if counter_turn.abs() >= 0.01 {
+                            format!(
+                                " gradientTransform=\"rotate({} {} {})\"",
+                                n(counter_turn),
+                                n(w / 2.0),
+                                n(h / 2.0)
+                            )
+                        } else {
+                            String::new()
+                        };
                         let _ = write!(
                             self.out,
-                            "<defs><radialGradient id=\"{id}\" gradientUnits=\"userSpaceOnUse\" cx=\"{}\" cy=\"{}\" r=\"{}\">{stops}</radialGradient></defs>",
+                            "<defs><radialGradient id=\"{id}\" gradientUnits=\"userSpaceOnUse\" cx=\"{}\" cy=\"{}\" r=\"{}\"{turn}>{stops}</radialGradient></defs>",
                             n(px),
                             n(py),
                             n(r)
@@ -843,8 +856,13 @@ impl<'d, 'o> Renderer<'d, 'o> {
                         bottom,
                     } => {
                         let focus = (left * w, top * h, right * w, bottom * h);
-                        self.out
-                            .push_str(&paint::rect_gradient(&id, &g.stops, focus, w, h));
+                        self.out.push_str(&paint::rect_gradient(
+                            &id,
+                            &g.stops,
+                            focus,
+                            (w, h),
+                            counter_turn,
+                        ));
                     }
                 }
                 format!("url(#{id})")
@@ -1096,12 +1114,22 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if t.rotation != 0.0 {
             let _ = write!(self.out, ";transform:rotate({}deg)", n(t.rotation));
         }
-        if t.columns > 1 {
-            let _ = write!(self.out, ";column-count:{}", t.columns);
-        }
         self.out.push_str("\">");
+        // Columns need a block container of their own: the text body is a flex box,
+        // which CSS never splits into columns.
+        if t.columns > 1 {
+            let _ = write!(
+                self.out,
+                "<div class=\"pptx-cols\" style=\"column-count:{};column-gap:calc({}*var(--pt))\">",
+                t.columns,
+                pt(t.column_gap)
+            );
+        }
         for (i, p) in t.paragraphs.iter().enumerate() {
             self.paragraph(p, i == 0);
+        }
+        if t.columns > 1 {
+            self.out.push_str("</div>");
         }
         self.out.push_str("</div>");
     }

@@ -298,6 +298,7 @@ pub(super) struct BodyProps {
     vertical: Option<String>,
     rotation: Option<f64>,
     columns: Option<u32>,
+    column_gap: Option<i64>,
     /// (kind, font scale, line reduction)
     autofit: Option<(String, f64, f64)>,
 }
@@ -331,6 +332,10 @@ impl BodyProps {
         }
         if let Some(v) = el.attr(Ns::None, "numCol").and_then(number) {
             self.columns = Some((v as u32).clamp(1, 16));
+        }
+        if let Some(v) = el.attr(Ns::None, "spcCol").and_then(number) {
+            // At most 50 in (a slide is rarely wider than 20 in), never negative.
+            self.column_gap = Some((v as i64).clamp(0, 45_720_000));
         }
         for c in el.elements() {
             match c.name() {
@@ -406,6 +411,7 @@ pub(super) fn text_body(
         vertical: body.vertical.clone().unwrap_or_else(|| "horz".to_owned()),
         rotation: body.rotation.unwrap_or(0.0),
         columns: body.columns.unwrap_or(1),
+        column_gap: body.column_gap.unwrap_or(0),
         autofit,
         font_scale,
         line_reduction,

@@ -103,6 +103,7 @@ pub fn shapes(boxes: &[DiagramShape], frame: &Frame) -> Vec<Shape> {
                         vertical: "horz".to_owned(),
                         rotation: 0.0,
                         columns: 1,
+                        column_gap: 0,
                         autofit: "none".to_owned(),
                         font_scale: 1.0,
                         line_reduction: 0.0,

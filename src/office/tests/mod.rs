@@ -6,6 +6,7 @@ mod docx_corpus;
 mod docx_features;
 mod docx_floats;
 mod docx_forms;
+mod docx_groups;
 mod docx_layout;
 mod docx_render;
 mod hostile;

@@ -1404,3 +1404,196 @@ fn pictures_and_picture_fills_keep_their_alpha_mod_fix_opacity() {
     // 100 % is opaque: no attribute for it.
     assert!(!html.contains(" opacity=\"1\""));
 }
+
+#[test]
+fn gradient_focus_outside_the_shape_stays_outside() {
+    let stops = r#"<a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst>"#;
+    // A circle focus half a box right of the shape; a rectangle focus (a point) half a box
+    // above and left of it.
+    let radial = format!(
+        r#"<a:gradFill>{stops}<a:path path="circle"><a:fillToRect l="150000" t="50000" r="-50000" b="50000"/></a:path></a:gradFill>"#
+    );
+    let rect = format!(
+        r#"<a:gradFill>{stops}<a:path path="rect"><a:fillToRect l="-50000" t="-50000" r="150000" b="150000"/></a:path></a:gradFill>"#
+    );
+    let tree = [
+        pptx_sp(2, None, Some((0, 0, 1_270_000, 1_270_000)), &radial, ""),
+        pptx_sp(3, None, Some((0, 0, 1_270_000, 1_270_000)), &rect, ""),
+    ]
+    .concat();
+    let p = one_slide(&tree);
+    let s = &p.slides[0].shapes;
+    let Fill::Gradient(g) = &auto(&s[0]).fill else {
+        panic!("gradient expected")
+    };
+    assert_eq!(g.kind, GradientKind::Radial { cx: 1.5, cy: 0.5 });
+    let Fill::Gradient(g) = &auto(&s[1]).fill else {
+        panic!("gradient expected")
+    };
+    assert_eq!(
+        g.kind,
+        GradientKind::Rect {
+            left: -0.5,
+            top: -0.5,
+            right: -0.5,
+            bottom: -0.5
+        }
+    );
+    let html = html_of(&p, 0);
+    // The 100 pt box sees the outer rings of a circle centred at (150, 50): its last stop
+    // reaches the far corner, √(150² + 50²) away.
+    assert!(
+        html.contains("gradientUnits=\"userSpaceOnUse\" cx=\"150\" cy=\"50\" r=\"158.114\">"),
+        "{html}"
+    );
+    // From the focus at (−50, −50): only the bottom and right bands reach the box, each
+    // from the focus to the far edge; the top and left ones are left out.
+    assert!(
+        html.contains("x1=\"0\" y1=\"-50\" x2=\"0\" y2=\"100\""),
+        "{html}"
+    );
+    assert!(
+        html.contains("x1=\"-50\" y1=\"0\" x2=\"100\" y2=\"0\""),
+        "{html}"
+    );
+    assert!(!html.contains("x2=\"0\" y2=\"0\""), "{html}");
+}
+
+#[test]
+fn rot_with_shape_off_keeps_radial_and_rect_focus_on_the_slide() {
+    let stops = r#"<a:gsLst><a:gs pos="0"><a:srgbClr val="FFFFFF"/></a:gs><a:gs pos="100000"><a:srgbClr val="000000"/></a:gs></a:gsLst>"#;
+    let fill = |path: &str, turns: &str| {
+        format!(
+            r#"<a:gradFill rotWithShape="{turns}">{stops}<a:path path="{path}"><a:fillToRect l="0" t="0" r="100000" b="100000"/></a:path></a:gradFill>"#
+        )
+    };
+    let turned = |id: u32, sp_pr: &str| {
+        pptx_sp(id, None, Some((0, 0, 2_540_000, 1_270_000)), sp_pr, "")
+            .replace("<a:xfrm>", r#"<a:xfrm rot="1800000">"#)
+    };
+    let tree = [
+        turned(2, &fill("circle", "0")),
+        turned(3, &fill("rect", "0")),
+        turned(4, &fill("circle", "1")),
+    ]
+    .concat();
+    let p = one_slide(&tree);
+    let html = html_of(&p, 0);
+    // The shape turns 30° by CSS; its radial fill takes −30° about the box centre.
+    assert!(
+        html.contains("cx=\"0\" cy=\"0\" r=\"223.607\" gradientTransform=\"rotate(-30 100 50)\">"),
+        "{html}"
+    );
+    // The rect fill too, in a cell reaching w + h = 300 pt past each edge, filled with
+    // the last stop.
+    assert!(
+        html.contains("patternUnits=\"userSpaceOnUse\" x=\"-300\" y=\"-300\" width=\"800\" height=\"700\" viewBox=\"-300 -300 800 700\" patternTransform=\"rotate(-30 100 50)\"><rect x=\"-300\" y=\"-300\" width=\"800\" height=\"700\" fill=\"#000000\"/>"),
+        "{html}"
+    );
+    // With rotWithShape on (the default), the fill turns with the shape: no counter-turn.
+    assert_eq!(html.matches("rotate(-30 100 50)").count(), 2, "{html}");
+}
+
+#[test]
+fn text_columns_get_a_block_of_their_own_with_the_column_gap() {
+    let body = r#"<a:p><a:r><a:t>In columns</a:t></a:r></a:p>"#;
+    let tree = pptx_sp(2, None, Some((0, 0, 5_486_400, 1_828_800)), "", body)
+        .replace("<a:bodyPr/>", r#"<a:bodyPr numCol="3" spcCol="228600"/>"#);
+    let p = one_slide(&tree);
+    let t = text(&p.slides[0].shapes[0]);
+    assert_eq!((t.columns, t.column_gap), (3, 228_600));
+    let html = html_of(&p, 0);
+    // The text body is a flex box, which CSS never splits into columns: the paragraphs go
+    // in a block inside it.
+    assert!(
+        html.contains(
+            "<div class=\"pptx-cols\" style=\"column-count:3;column-gap:calc(18*var(--pt))\"><p"
+        ),
+        "{html}"
+    );
+    assert!(!html.contains(";column-count"), "{html}");
+}
+
+#[test]
+fn a_decks_own_table_style_and_cell_margins_apply() {
+    // A style of the deck's `ppt/tableStyles.xml`: grey whole table, green first row with
+    // white text; the second cell gives its own margins and sits at the bottom.
+    let styles = r#"<?xml version="1.0" encoding="UTF-8"?><a:tblStyleLst xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" def="{00000000-0000-0000-0000-000000000001}"><a:tblStyle styleId="{00000000-0000-0000-0000-000000000001}" styleName="Deck style"><a:wholeTbl><a:tcTxStyle><a:srgbClr val="333333"/></a:tcTxStyle><a:tcStyle><a:fill><a:solidFill><a:srgbClr val="D9D9D9"/></a:solidFill></a:fill></a:tcStyle></a:wholeTbl><a:firstRow><a:tcTxStyle b="on"><a:srgbClr val="FFFFFF"/></a:tcTxStyle><a:tcStyle><a:fill><a:solidFill><a:srgbClr val="00B050"/></a:solidFill></a:fill></a:tcStyle></a:firstRow></a:tblStyle></a:tblStyleLst>"#;
+    let cell = |t: &str, pr: &str| {
+        format!(
+            r#"<a:tc><a:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:t>{t}</a:t></a:r></a:p></a:txBody><a:tcPr{pr}</a:tc>"#
+        )
+    };
+    let frame = format!(
+        r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="4064000" cy="741680"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblPr firstRow="1"><a:tableStyleId>{{00000000-0000-0000-0000-000000000001}}</a:tableStyleId></a:tblPr><a:tblGrid><a:gridCol w="2032000"/><a:gridCol w="2032000"/></a:tblGrid><a:tr h="370840">{}{}</a:tr><a:tr h="370840">{}{}</a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>"#,
+        cell("head", "/>"),
+        cell("head 2", "/>"),
+        cell("body", "/>"),
+        cell(
+            "tight",
+            r#" marL="0" marR="12700" marT="25400" marB="0" anchor="b"/>"#
+        ),
+    );
+    let mut deck = PptxFixture::new(vec![PptxSlide::new(&frame)]);
+    deck.pres_rels.push((
+        "rId9".into(),
+        "tableStyles".into(),
+        "tableStyles.xml".into(),
+    ));
+    deck.parts
+        .push(("ppt/tableStyles.xml".into(), styles.as_bytes().to_vec()));
+    let p = parse(&deck);
+    let ShapeKind::Table(Table { rows, .. }) = &p.slides[0].shapes[0].kind else {
+        panic!("not a table")
+    };
+    let solid = |hex: u32| Fill::Solid {
+        color: Color::rgb(hex),
+    };
+    let head = &rows[0].cells[0];
+    assert_eq!(head.fill, solid(0x00B050));
+    let run = &head.text.paragraphs[0].runs[0];
+    assert!(run.bold);
+    assert_eq!(run.color, Color::rgb(0xFFFFFF));
+    let body = &rows[1].cells[0];
+    assert_eq!(body.fill, solid(0xD9D9D9));
+    assert_eq!(body.text.paragraphs[0].runs[0].color, Color::rgb(0x333333));
+    // Default margins (0.1 in, 0.05 in) unless the cell gives its own.
+    assert_eq!(body.text.insets, [91_440, 45_720, 91_440, 45_720]);
+    let tight = &rows[1].cells[1];
+    assert_eq!(tight.text.insets, [0, 25_400, 12_700, 0]);
+    assert_eq!(tight.text.anchor, VerticalAnchor::Bottom);
+}
+
+#[test]
+fn vertical_text_runs_top_to_bottom_or_bottom_to_top() {
+    let body = r#"<a:p><a:r><a:t>Upright</a:t></a:r></a:p>"#;
+    let tree = ["vert", "eaVert", "vert270", "horz"]
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            pptx_sp(
+                i as u32 + 2,
+                None,
+                Some((0, 0, 914_400, 1_828_800)),
+                "",
+                body,
+            )
+            .replace("<a:bodyPr/>", &format!(r#"<a:bodyPr vert="{v}"/>"#))
+        })
+        .collect::<String>();
+    let p = one_slide(&tree);
+    let html = html_of(&p, 0);
+    // `vert` and `eaVert` read top to bottom; `vert270` bottom to top (turned half round).
+    assert_eq!(
+        html.matches(";writing-mode:vertical-rl").count(),
+        3,
+        "{html}"
+    );
+    assert_eq!(
+        html.matches(";writing-mode:vertical-rl;transform:rotate(180deg)")
+            .count(),
+        1,
+        "{html}"
+    );
+    assert_eq!(text(&p.slides[0].shapes[3]).vertical, "horz");
+}
