@@ -9,5 +9,5 @@ fuzz_target!(|data: &[u8]| {
     let (text, _) = previewd::csv::decode(data);
     let _ = previewd::csv::sniff_delimiter(&text, ',');
     let book = previewd::csv::parse_csv(data, "fuzz.csv", &OfficeLimits::default());
-    let _ = grid::rows_json(&book, 0, 0, grid::BLOCK_ROWS);
+    let _ = grid::rows_json(&book, 0, 0, grid::BLOCK_ROWS, false);
 });

@@ -7,9 +7,9 @@ use previewd::office::OfficeLimits;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(book) = parse_xlsx(data, &OfficeLimits::default()) {
-        let _ = grid::meta_json(&book);
+        let _ = grid::meta_json(&book, &grid::Loading::complete(&book, None));
         for s in 0..book.sheets.len() {
-            let _ = grid::rows_json(&book, s, 0, grid::BLOCK_ROWS);
+            let _ = grid::rows_json(&book, s, 0, grid::BLOCK_ROWS, false);
         }
         let _ = grid::standalone_html(&book, "fuzz", 50);
     }
