@@ -217,12 +217,8 @@ impl SharedSnapshots {
         let now_ms = unix_ms(now);
         let mut deleted = 0;
         for object in self.objects.list("tenants/").map_err(unavailable)? {
-            let expired = object
-                .key
-                .rsplit('/')
-                .next()
-                .and_then(|name| parse_marker(&format!("x/{name}")))
-                .is_some_and(|(expires, _, _)| expires <= now_ms);
+            let expired =
+                parse_marker(&object.key).is_some_and(|(expires, _, _)| expires <= now_ms);
             if expired {
                 self.objects.delete(&object.key).map_err(unavailable)?;
                 deleted += 1;

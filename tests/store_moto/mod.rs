@@ -157,8 +157,33 @@ impl Instance {
         endpoint: &str,
         extra: &[(&str, &str)],
     ) -> Instance {
+        let mut env = vec![
+            ("PREVIEWD_STORE__BACKEND", "s3"),
+            ("PREVIEWD_STORE__BUCKET", BUCKET),
+            ("PREVIEWD_STORE__ENDPOINT", endpoint),
+            ("PREVIEWD_STORE__ALLOW_HTTP", "true"),
+            ("PREVIEWD_STORE__ACCESS_KEY_ID", "testing"),
+            ("PREVIEWD_STORE__SECRET_ACCESS_KEY", "testing"),
+            ("PREVIEWD_STORE__OPERATION_TIMEOUT_MS", "700"),
+            ("PREVIEWD_STORE__MAX_RETRIES", "1"),
+        ];
+        // Later entries win, so a caller may set the backend back to `local`.
+        env.extend_from_slice(extra);
+        let binary = Path::new(env!("CARGO_BIN_EXE_previewd"));
+        Instance::start_binary(binary, name, logs, workspace, &env)
+    }
+
+    /// Starts `binary` (this build's, or another build's for a comparison) on
+    /// `workspace` with just `env` set; waits for its listening line.
+    pub fn start_binary(
+        binary: &Path,
+        name: &str,
+        logs: &Path,
+        workspace: &Path,
+        extra: &[(&str, &str)],
+    ) -> Instance {
         let log = logs.join(format!("{name}.log"));
-        let mut command = Command::new(env!("CARGO_BIN_EXE_previewd"));
+        let mut command = Command::new(binary);
         command
             .args([
                 "serve",
@@ -172,15 +197,7 @@ impl Instance {
             .env(
                 "PREVIEWD_DIFFS__DATA_DIR",
                 logs.join(format!("{name}-diffs")),
-            )
-            .env("PREVIEWD_STORE__BACKEND", "s3")
-            .env("PREVIEWD_STORE__BUCKET", BUCKET)
-            .env("PREVIEWD_STORE__ENDPOINT", endpoint)
-            .env("PREVIEWD_STORE__ALLOW_HTTP", "true")
-            .env("PREVIEWD_STORE__ACCESS_KEY_ID", "testing")
-            .env("PREVIEWD_STORE__SECRET_ACCESS_KEY", "testing")
-            .env("PREVIEWD_STORE__OPERATION_TIMEOUT_MS", "700")
-            .env("PREVIEWD_STORE__MAX_RETRIES", "1");
+            );
         for (k, v) in extra {
             command.env(k, v);
         }
