@@ -59,7 +59,10 @@ pub struct Listed {
 
 /// A bucket (and key prefix) of an S3-compatible store.
 pub struct Objects {
-    runtime: tokio::runtime::Runtime,
+    /// The store's own runtime; `None` only while dropping (see `Drop`).
+    runtime: Option<tokio::runtime::Runtime>,
+    /// Where operations are spawned.
+    handle: tokio::runtime::Handle,
     store: Arc<dyn ObjectStore>,
     bucket: String,
     /// `{prefix}/` or empty.
@@ -144,7 +147,8 @@ impl Objects {
         };
         let prefix = config.prefix.trim_matches('/');
         Ok(Objects {
-            runtime,
+            handle: runtime.handle().clone(),
+            runtime: Some(runtime),
             store: Arc::new(store),
             prefix: if prefix.is_empty() {
                 String::new()
@@ -311,7 +315,7 @@ impl Objects {
             self.stats.clone(),
         );
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
-        self.runtime.spawn(async move {
+        self.handle.spawn(async move {
             let mut tried = 0;
             let outcome = loop {
                 let attempted =
@@ -351,6 +355,16 @@ impl Objects {
         let failed = matches!(outcome, Err(ObjectError::Unavailable { .. }));
         self.stats.record(op, started.elapsed(), failed);
         outcome
+    }
+}
+
+impl Drop for Objects {
+    // A runtime may not be dropped (which waits for its threads) inside another runtime's
+    // task, and the last user of a store may well be one: let its thread wind down alone.
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
     }
 }
 
