@@ -60,6 +60,9 @@ pub struct StoredSnapshot {
     pub expires_at_ms: u64,
 }
 
+/// A stored snapshot's metadata and, when it has them, its bytes.
+pub type Loaded = (StoredSnapshot, Option<Vec<u8>>);
+
 /// The shared snapshot folder of a bucket, with one tenant's quota.
 #[derive(Debug)]
 pub struct SharedSnapshots {
@@ -181,7 +184,7 @@ impl SharedSnapshots {
 
     /// The metadata and bytes of snapshot `id`, whatever its expiry or token (the caller
     /// checks both); `None` when there is no complete snapshot of that id.
-    pub fn load(&self, id: &str) -> Result<Option<(StoredSnapshot, Option<Vec<u8>>)>, Error> {
+    pub fn load(&self, id: &str) -> Result<Option<Loaded>, Error> {
         if !is_lower_hex(id, ID_HEX_LEN) {
             return Ok(None);
         }

@@ -208,6 +208,12 @@ impl Instance {
             .spawn()
             .unwrap();
         let pid = child.id();
+        // Owned (and so killed and reaped on drop) before anything here can fail.
+        let mut instance = Instance {
+            child,
+            base: String::new(),
+            pid,
+        };
         let give_up = Instant::now() + Duration::from_secs(30);
         loop {
             let text = std::fs::read_to_string(&log).unwrap_or_default();
@@ -216,11 +222,8 @@ impl Instance {
                 let end = rest["http://".len()..]
                     .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ':'))
                     .map_or(rest.len(), |e| e + "http://".len());
-                return Instance {
-                    child,
-                    base: rest[..end].to_string(),
-                    pid,
-                };
+                instance.base = rest[..end].to_string();
+                return instance;
             }
             assert!(Instant::now() < give_up, "{name} did not start: {text}");
             std::thread::sleep(Duration::from_millis(50));
