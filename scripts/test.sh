@@ -5,7 +5,7 @@
 # the real-browser tests and the export, poppler-utils (pdfinfo, pdftotext) to check the
 # exported PDFs, Carlito for the PPTX text-layout test, Caladea, Liberation, DejaVu and Noto CJK
 # for the font resolver's tests, DejaVu Math for equations, and schemathesis
-# (in a venv) for the OpenAPI contract test. Then: formatting, lints, and every test (unit, HTTP over a real
+# (in a venv) for the OpenAPI contract test, and moto (in a venv) for the shared-store tests. Then: formatting, lints, and every test (unit, HTTP over a real
 # listener, real symlinks and FIFOs, the Office corpus, real Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +58,16 @@ if ! command -v schemathesis >/dev/null 2>&1; then
   }
   export PATH="$PWD/$venv/bin:$PATH"
 fi
+
+# moto (pinned) in a venv of its own, for the shared-store tests (tests/store_s3.rs): a
+# real S3-protocol server (conditional puts included) from PyPI, started by the tests
+# themselves on a free loopback port, so no S3 account or internet is needed.
+moto_venv=target/moto-venv
+[ -x "$moto_venv/bin/moto_server" ] || {
+  python3 -m venv "$moto_venv"
+  "$moto_venv/bin/pip" install -q --disable-pip-version-check 'moto[server]==5.2.5'
+}
+export PATH="$PWD/$moto_venv/bin:$PATH"
 
 cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings

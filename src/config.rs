@@ -49,6 +49,9 @@ pub struct Config {
     pub browser: BrowserConfig,
     /// Which engine draws diff PNG/PDF files.
     pub export: ExportConfig,
+    /// Where diff artifacts and snapshots are kept: this machine (`local`), or an
+    /// S3-compatible bucket shared by several instances (`s3`).
+    pub store: SharedStoreConfig,
 }
 
 impl Default for Config {
@@ -69,6 +72,7 @@ impl Default for Config {
             pdf: crate::pdf::PdfLimits::default(),
             browser: BrowserConfig::default(),
             export: ExportConfig::default(),
+            store: SharedStoreConfig::default(),
         }
     }
 }
@@ -415,6 +419,95 @@ pub struct ExportConfig {
     /// `auto` (the native renderer), `native`, or `chromium` (the viewer page in headless
     /// Chromium, the `[browser]` section). Contract fields and errors are the same either way.
     pub engine: ExportEngine,
+}
+
+/// Which store holds diff artifacts and snapshots.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum StoreBackend {
+    /// Diff artifacts in `diffs.data_dir`, snapshots in this process's memory.
+    #[default]
+    Local,
+    /// One S3-compatible bucket shared by every instance (`[store]` keys below).
+    S3,
+}
+
+/// The shared store of several instances behind one load balancer (see the README's
+/// "Many instances"). With `backend = "local"` the other keys are ignored.
+#[derive(Clone, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct SharedStoreConfig {
+    /// `local` (this machine) or `s3` (a shared S3-compatible bucket).
+    pub backend: StoreBackend,
+    /// The bucket (required with `s3`; it must exist).
+    pub bucket: Option<String>,
+    /// Key prefix inside the bucket, so instances of different teams can share one.
+    pub prefix: String,
+    /// Endpoint URL of an S3-compatible server (MinIO, R2, a loopback test server); unset
+    /// for AWS S3 itself. Path-style requests are used with an endpoint.
+    pub endpoint: Option<String>,
+    /// Region; unset takes `AWS_DEFAULT_REGION`/`AWS_REGION`, else `us-east-1`.
+    pub region: Option<String>,
+    /// Access key id; unset takes `AWS_ACCESS_KEY_ID` (or the instance's credentials).
+    pub access_key_id: Option<String>,
+    /// Secret access key; unset takes `AWS_SECRET_ACCESS_KEY`.
+    pub secret_access_key: Option<String>,
+    /// Allow a plain `http://` endpoint (a loopback or private-network server only).
+    pub allow_http: bool,
+    /// Deadline of one attempt of one store operation, milliseconds (connect included).
+    pub operation_timeout_ms: u64,
+    /// Attempts retried after a failed or timed-out one, with jittered backoff; after
+    /// the last the request fails with `store_unavailable` (503).
+    pub max_retries: u32,
+    /// Snapshot quota of one tenant (an API token's holder, or everyone when the server
+    /// has no token) in the shared store: most live snapshots.
+    pub tenant_max_snapshots: usize,
+    /// Snapshot quota of one tenant: most bytes of their live snapshots' reads.
+    pub tenant_max_snapshot_bytes: u64,
+}
+
+impl std::fmt::Debug for SharedStoreConfig {
+    // The secret key must not reach a log that prints the configuration with `{:?}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedStoreConfig")
+            .field("backend", &self.backend)
+            .field("bucket", &self.bucket)
+            .field("prefix", &self.prefix)
+            .field("endpoint", &self.endpoint)
+            .field("region", &self.region)
+            .field("access_key_id", &self.access_key_id)
+            .field(
+                "secret_access_key",
+                &self.secret_access_key.as_ref().map(|_| "<redacted>"),
+            )
+            .field("allow_http", &self.allow_http)
+            .field("operation_timeout_ms", &self.operation_timeout_ms)
+            .field("max_retries", &self.max_retries)
+            .field("tenant_max_snapshots", &self.tenant_max_snapshots)
+            .field("tenant_max_snapshot_bytes", &self.tenant_max_snapshot_bytes)
+            .finish()
+    }
+}
+
+impl Default for SharedStoreConfig {
+    fn default() -> Self {
+        SharedStoreConfig {
+            backend: StoreBackend::Local,
+            bucket: None,
+            prefix: "previewd".to_string(),
+            endpoint: None,
+            region: None,
+            access_key_id: None,
+            secret_access_key: None,
+            allow_http: false,
+            operation_timeout_ms: 3000,
+            max_retries: 2,
+            tenant_max_snapshots: SnapshotConfig::default().max_count,
+            tenant_max_snapshot_bytes: SnapshotConfig::default().max_bytes,
+        }
+    }
 }
 
 /// Why a configuration could not be loaded.

@@ -106,6 +106,11 @@ pub enum Error {
     /// after expired artifacts were swept; nothing was written.
     #[error("{0}")]
     StorageFull(String),
+    /// The shared object store (`[store] backend = "s3"`) did not answer within its
+    /// deadline and retries, or refused the operation; nothing was half written. The
+    /// reason names the operation, never an endpoint or credential.
+    #[error("{0}")]
+    StoreUnavailable(String),
     /// The work did not finish before its deadline.
     #[error("the request did not finish within {0} ms")]
     Timeout(u64),
@@ -140,6 +145,7 @@ impl Error {
             Error::ImageTooLarge => "image_too_large",
             Error::BrowserUnavailable(_) => "browser_unavailable",
             Error::StorageFull(_) => "storage_full",
+            Error::StoreUnavailable(_) => "store_unavailable",
             Error::Timeout(_) => "timeout",
             Error::Internal => "internal",
         }
@@ -168,7 +174,9 @@ impl Error {
             Error::Unauthorized => StatusCode::UNAUTHORIZED,
             Error::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Error::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Error::Timeout(_) | Error::BrowserUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Timeout(_) | Error::BrowserUnavailable(_) | Error::StoreUnavailable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Error::StorageFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             Error::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -252,6 +260,7 @@ pub(crate) mod tests {
             Error::ImageTooLarge,
             Error::BrowserUnavailable(String::new()),
             Error::StorageFull(String::new()),
+            Error::StoreUnavailable(String::new()),
             Error::Timeout(0),
             Error::Internal,
         ]

@@ -26,6 +26,7 @@ pub mod office;
 pub mod pdf;
 pub mod preview;
 pub mod server;
+pub mod store;
 pub mod time;
 pub mod workspace;
 

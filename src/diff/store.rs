@@ -2,8 +2,8 @@
 //! limited time, reachable by id and secret token.
 //!
 //! [`ArtifactStore`] is the seam: the embedded default is [`DiskStore`], a plain directory
-//! (default `$TMPDIR/previewd-diffs`); a shared S3-compatible backend can implement the same
-//! trait later. An artifact is a folder named by its id holding its payload files and a
+//! (default `$TMPDIR/previewd-diffs`); the shared S3-compatible backend for many instances
+//! is [`crate::store::S3ArtifactStore`] (same rules, object keys instead of files). An artifact is a folder named by its id holding its payload files and a
 //! `meta.json`:
 //!
 //! ```text
@@ -77,11 +77,11 @@ pub const DEFAULT_CLEANUP_INTERVAL: Duration = Duration::from_secs(5 * 60);
 pub const ORPHAN_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The metadata file; never a valid payload name.
-const META_FILE: &str = "meta.json";
+pub(crate) const META_FILE: &str = "meta.json";
 /// Version of the `meta.json` layout, for later migrations.
 const META_VERSION: u32 = 1;
 /// Metadata is small (title ≤ 1 KiB, a few context strings); anything bigger is not ours.
-const MAX_META_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_META_BYTES: u64 = 1024 * 1024;
 /// Payload names are short, fixed names chosen by previewd, not by callers.
 const MAX_FILE_NAME_LEN: usize = 64;
 /// 80-bit ids practically never collide; a few retries cover the impossible case.
@@ -149,6 +149,12 @@ pub enum StoreError {
         /// What the store was doing, for logs and metrics.
         op: &'static str,
     },
+    /// The shared object store ([`crate::store`]) did not answer within its deadline and
+    /// retries, or refused the request; the details went to the log.
+    Unavailable {
+        /// What the store was doing.
+        op: &'static str,
+    },
 }
 
 impl StoreError {
@@ -161,6 +167,7 @@ impl StoreError {
             StoreError::InvalidId => "invalid_artifact_id",
             StoreError::UnusableDir => "store_dir_unusable",
             StoreError::Io { .. } => "store_io",
+            StoreError::Unavailable { .. } => "store_unavailable",
         }
     }
 
@@ -179,6 +186,9 @@ impl StoreError {
                 "The diff store directory is not a private directory owned by this user.".to_owned()
             }
             StoreError::Io { .. } => "Diff artifact storage failed.".to_owned(),
+            StoreError::Unavailable { op } => format!(
+                "The shared artifact store is unavailable ({op} did not succeed in time); try again shortly."
+            ),
         }
     }
 }
@@ -272,7 +282,7 @@ impl Artifact {
     }
 
     /// Constant-time check of a (well-formed) token against the stored hash.
-    fn token_matches(&self, token: &str) -> bool {
+    pub(crate) fn token_matches(&self, token: &str) -> bool {
         let mut stored = [0u8; 32];
         if hex::decode_to_slice(&self.token_sha256, &mut stored).is_err() {
             return false;
@@ -493,46 +503,7 @@ impl DiskStore {
         files: &[(&str, &[u8])],
     ) -> Result<Created, StoreError> {
         // Everything the caller can get wrong is refused before the disk is touched.
-        let total = files.iter().fold(0u64, |sum, (_, bytes)| {
-            sum.saturating_add(bytes.len() as u64)
-        });
-        if total > self.max_artifact_bytes {
-            return Err(StoreError::TooLarge {
-                bytes: total,
-                max: self.max_artifact_bytes,
-            });
-        }
-        let mut seen = HashSet::new();
-        for (name, _) in files {
-            if !valid_file_name(name) || !seen.insert(*name) {
-                return Err(StoreError::InvalidFileName);
-            }
-        }
-
-        let token = random_hex::<24>();
-        let created_at_ms = unix_ms(now);
-        let ttl_ms = u64::try_from(new.ttl.as_millis()).unwrap_or(u64::MAX);
-        let mut artifact = Artifact {
-            version: META_VERSION,
-            id: String::new(),
-            token_sha256: hex::encode(Sha256::digest(token.as_bytes())),
-            created_at_ms,
-            expires_at_ms: created_at_ms.saturating_add(ttl_ms),
-            title: new.title,
-            input_kind: new.input_kind,
-            file_count: new.file_count,
-            mode: new.mode,
-            context: new.context,
-            files: files
-                .iter()
-                .map(|(name, bytes)| StoredFile {
-                    name: (*name).to_owned(),
-                    format: format_of(name).to_owned(),
-                    bytes: bytes.len() as u64,
-                })
-                .collect(),
-        };
-
+        let (mut artifact, token, total) = plan(now, new, files, self.max_artifact_bytes)?;
         artifact.id = self.make_artifact_dir()?;
         let dir = self.root.join(&artifact.id);
         let written = serialize_meta(&artifact).and_then(|json| {
@@ -964,13 +935,63 @@ impl DiskStore {
     }
 }
 
+/// Checks a new artifact's payloads against the per-artifact cap and the naming rules and
+/// makes its metadata (id still empty) and token; also returns the payloads' total bytes.
+/// Shared by every [`ArtifactStore`], so they refuse the same calls the same way.
+pub(crate) fn plan(
+    now: SystemTime,
+    new: NewArtifact,
+    files: &[(&str, &[u8])],
+    max_artifact_bytes: u64,
+) -> Result<(Artifact, String, u64), StoreError> {
+    let total = files.iter().fold(0u64, |sum, (_, bytes)| {
+        sum.saturating_add(bytes.len() as u64)
+    });
+    if total > max_artifact_bytes {
+        return Err(StoreError::TooLarge {
+            bytes: total,
+            max: max_artifact_bytes,
+        });
+    }
+    let mut seen = HashSet::new();
+    for (name, _) in files {
+        if !valid_file_name(name) || !seen.insert(*name) {
+            return Err(StoreError::InvalidFileName);
+        }
+    }
+    let token = random_hex::<24>();
+    let created_at_ms = unix_ms(now);
+    let ttl_ms = u64::try_from(new.ttl.as_millis()).unwrap_or(u64::MAX);
+    let artifact = Artifact {
+        version: META_VERSION,
+        id: String::new(),
+        token_sha256: hex::encode(Sha256::digest(token.as_bytes())),
+        created_at_ms,
+        expires_at_ms: created_at_ms.saturating_add(ttl_ms),
+        title: new.title,
+        input_kind: new.input_kind,
+        file_count: new.file_count,
+        mode: new.mode,
+        context: new.context,
+        files: files
+            .iter()
+            .map(|(name, bytes)| StoredFile {
+                name: (*name).to_owned(),
+                format: format_of(name).to_owned(),
+                bytes: bytes.len() as u64,
+            })
+            .collect(),
+    };
+    Ok((artifact, token, total))
+}
+
 /// Takes a lock that guards no data of its own; a panic elsewhere does not poison it.
 fn lock(mutex: &Mutex<()>) -> std::sync::MutexGuard<'_, ()> {
     mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The metadata as written to `meta.json`.
-fn serialize_meta(artifact: &Artifact) -> Result<Vec<u8>, StoreError> {
+pub(crate) fn serialize_meta(artifact: &Artifact) -> Result<Vec<u8>, StoreError> {
     serde_json::to_vec_pretty(artifact).map_err(|e| {
         tracing::warn!(error = %e, "cannot serialize diff artifact metadata");
         StoreError::Io {
@@ -1057,13 +1078,13 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
 }
 
 /// `len` lowercase hex digits and nothing else.
-fn is_lower_hex(s: &str, len: usize) -> bool {
+pub(crate) fn is_lower_hex(s: &str, len: usize) -> bool {
     s.len() == len && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// A payload name: short, lowercase `[a-z0-9._-]`, starting with a letter or digit (so never
 /// a hidden/temp name or `..`), and not the metadata file.
-fn valid_file_name(name: &str) -> bool {
+pub(crate) fn valid_file_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= MAX_FILE_NAME_LEN
         && name != META_FILE
@@ -1079,14 +1100,14 @@ fn format_of(name: &str) -> &str {
 }
 
 /// `N` random bytes from the thread-local CSPRNG, as lowercase hex.
-fn random_hex<const N: usize>() -> String {
+pub(crate) fn random_hex<const N: usize>() -> String {
     let mut bytes = [0u8; N];
     rand::rng().fill_bytes(&mut bytes);
     hex::encode(bytes)
 }
 
 /// Unix milliseconds; times before the epoch count as the epoch.
-fn unix_ms(t: SystemTime) -> u64 {
+pub(crate) fn unix_ms(t: SystemTime) -> u64 {
     t.duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }

@@ -26,6 +26,7 @@ use subtle::ConstantTimeEq;
 use crate::config::SnapshotConfig;
 use crate::error::Error;
 use crate::markup::{escape, human_size};
+use crate::store::snapshots::{remaining, SharedSnapshots, StoredSnapshot};
 use crate::workspace::{Root, ScopedRead};
 
 use super::office::OfficeModel;
@@ -240,11 +241,36 @@ struct Inner {
     serial: u64,
 }
 
-/// The bounded, in-memory snapshot store.
+/// Rebuilds, on this instance, the read, model and model heap of a snapshot another
+/// instance stored (workspace by id, the path checked again, the Office file parsed).
+pub type Rebuild = dyn Fn(
+        &StoredSnapshot,
+        Option<Vec<u8>>,
+    ) -> Result<(Root, ScopedRead, Option<OfficeModel>, u64), Error>
+    + Send
+    + Sync;
+
+/// The shared store behind the memory one, with `[store] backend = "s3"`.
+struct Shared {
+    store: SharedSnapshots,
+    rebuild: Box<Rebuild>,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("store", &self.store)
+            .finish()
+    }
+}
+
+/// The bounded, in-memory snapshot store; with a shared store behind it, snapshots are
+/// also published there on create and loaded from there on a local miss.
 #[derive(Debug)]
 pub struct SnapshotStore {
     config: SnapshotConfig,
     inner: Mutex<Inner>,
+    shared: Option<Shared>,
 }
 
 fn content_key(root: &Root, read: &ScopedRead) -> Option<ContentKey> {
@@ -262,7 +288,51 @@ impl SnapshotStore {
         SnapshotStore {
             config,
             inner: Mutex::new(Inner::default()),
+            shared: None,
         }
+    }
+
+    /// This store with `store` behind it: [`SnapshotStore::publish`] writes there, and a
+    /// snapshot missing here is loaded from there and rebuilt with `rebuild`.
+    pub fn with_shared(mut self, store: SharedSnapshots, rebuild: Box<Rebuild>) -> SnapshotStore {
+        self.shared = Some(Shared { store, rebuild });
+        self
+    }
+
+    /// Publishes a new snapshot to the shared store, if there is one (without one this
+    /// does nothing). A snapshot that cannot be published is removed here too, so the
+    /// caller never hands out a URL that only this instance could open. A table still
+    /// loading in the background has no bytes yet and stays on this instance.
+    pub fn publish(&self, created: &Created) -> Result<(), Error> {
+        let Some(shared) = &self.shared else {
+            return Ok(());
+        };
+        let snapshot = &created.snapshot;
+        if snapshot.live.is_some() {
+            return Ok(());
+        }
+        let read = &snapshot.read;
+        let meta = StoredSnapshot {
+            version: 1,
+            id: snapshot.id.clone(),
+            token_sha256: hex::encode(snapshot.token_hash),
+            tenant: shared.store.tenant().to_string(),
+            workspace_id: read.workspace_id.clone(),
+            relative_path: read.relative_path.as_str().to_string(),
+            kind: read.kind.as_str().to_string(),
+            size: read.size,
+            mtime_ms: read.mtime_ms,
+            sha256: read.sha256.clone(),
+            has_bytes: read.bytes.is_some(),
+            content_type: "application/octet-stream".to_string(),
+            created_at_ms: crate::diff::store::unix_ms(SystemTime::now()),
+            expires_at_ms: crate::diff::store::unix_ms(snapshot.expires_at),
+        };
+        let published = blocking(|| shared.store.publish(&meta, read.bytes.as_deref()));
+        if published.is_err() {
+            remove(&mut self.lock(), &snapshot.id);
+        }
+        published
     }
 
     /// The content a live snapshot of the same bytes at the same place holds, if any: a
@@ -286,24 +356,48 @@ impl SnapshotStore {
     ) -> Created {
         let key = content_key(&root, &read);
         let mut inner = self.lock();
-        let existing = key
-            .as_ref()
-            .and_then(|k| inner.by_key.get(k))
-            .and_then(|serial| inner.groups.get(serial))
-            .map(|g| g.content.clone());
-        let content = existing.unwrap_or_else(|| {
-            inner.serial += 1;
-            Arc::new(Content {
-                serial: inner.serial,
-                root,
-                bytes: read.bytes.clone(),
-                office,
-                office_heap,
-                live: None,
-                rendered: RenderCache::default(),
-            })
-        });
+        let content = content_for(&mut inner, key.as_ref(), root, &read, office, office_heap);
         self.insert_locked(&mut inner, read, content, key)
+    }
+
+    /// Keeps a snapshot loaded from the shared store under its own id, token hash and
+    /// remaining lifetime; an earlier load of the same id (a concurrent request) wins.
+    fn insert_loaded(
+        &self,
+        identity: (String, [u8; 32], Duration),
+        root: Root,
+        read: ScopedRead,
+        office: Option<OfficeModel>,
+        office_heap: u64,
+    ) -> Arc<Snapshot> {
+        let key = content_key(&root, &read);
+        let mut inner = self.lock();
+        if let Some(entry) = inner.entries.get(&identity.0) {
+            return entry.snapshot.clone();
+        }
+        let content = content_for(&mut inner, key.as_ref(), root, &read, office, office_heap);
+        self.insert_as(&mut inner, read, content, key, identity)
+    }
+
+    /// A snapshot missing from memory, from the shared store: token and expiry checked
+    /// against its stored metadata, then its read and model rebuilt here.
+    fn get_shared(&self, id: &str, presented: &[u8; 32]) -> Result<Arc<Snapshot>, Error> {
+        let missing = || Error::not_found("no such preview, or it has expired");
+        let Some(shared) = &self.shared else {
+            return Err(missing());
+        };
+        let Some((meta, bytes)) = blocking(|| shared.store.load(id))? else {
+            return Err(missing());
+        };
+        let mut stored = [0u8; 32];
+        let token_ok = hex::decode_to_slice(&meta.token_sha256, &mut stored).is_ok()
+            && bool::from(stored.ct_eq(presented));
+        let left = remaining(&meta, SystemTime::now());
+        let (true, Some(left)) = (token_ok, left) else {
+            return Err(missing());
+        };
+        let (root, read, office, heap) = blocking(|| (shared.rebuild)(&meta, bytes))?;
+        Ok(self.insert_loaded((id.to_string(), stored, left), root, read, office, heap))
     }
 
     /// Keeps `read` (no bytes yet) as a new snapshot of a table `live` is reading. It
@@ -339,18 +433,32 @@ impl SnapshotStore {
     fn insert_locked(
         &self,
         inner: &mut Inner,
-        mut read: ScopedRead,
+        read: ScopedRead,
         content: Arc<Content>,
         key: Option<ContentKey>,
     ) -> Created {
-        // The new read's own copy of the bytes is dropped for the shared one.
-        read.bytes = content.bytes.clone();
         let id = random_hex(ID_HEX_LEN / 2);
         let token = random_hex(TOKEN_HEX_LEN / 2);
         let ttl = Duration::from_secs(self.config.ttl_seconds.max(1));
+        let token_hash = Sha256::digest(token.as_bytes()).into();
+        let snapshot = self.insert_as(inner, read, content, key, (id, token_hash, ttl));
+        Created { snapshot, token }
+    }
+
+    /// Keeps `read` over `content` as snapshot `identity` (id, token hash, lifetime).
+    fn insert_as(
+        &self,
+        inner: &mut Inner,
+        mut read: ScopedRead,
+        content: Arc<Content>,
+        key: Option<ContentKey>,
+        (id, token_hash, ttl): (String, [u8; 32], Duration),
+    ) -> Arc<Snapshot> {
+        // The new read's own copy of the bytes is dropped for the shared one.
+        read.bytes = content.bytes.clone();
         let snapshot = Arc::new(Snapshot {
             id: id.clone(),
-            token_hash: Sha256::digest(token.as_bytes()).into(),
+            token_hash,
             read,
             expires_at: SystemTime::now() + ttl,
             deadline: Instant::now() + ttl,
@@ -386,7 +494,7 @@ impl SnapshotStore {
             },
         );
         self.evict(inner);
-        Created { snapshot, token }
+        snapshot
     }
 
     /// Charges the store again for `snapshot`'s content after a cache of it was filled,
@@ -415,7 +523,8 @@ impl SnapshotStore {
         let tick = inner.tick;
         let now = Instant::now();
         let Some(entry) = inner.entries.get_mut(id) else {
-            return Err(missing());
+            drop(inner);
+            return self.get_shared(id, &presented);
         };
         if !bool::from(entry.snapshot.token_hash.ct_eq(&presented)) {
             return Err(missing());
@@ -475,6 +584,45 @@ impl SnapshotStore {
             };
             remove(inner, &oldest);
         }
+    }
+}
+
+/// The content a new snapshot of `read` uses: a live one of the same bytes at the same
+/// place, or a new one holding `office`.
+fn content_for(
+    inner: &mut Inner,
+    key: Option<&ContentKey>,
+    root: Root,
+    read: &ScopedRead,
+    office: Option<OfficeModel>,
+    office_heap: u64,
+) -> Arc<Content> {
+    let existing = key
+        .and_then(|k| inner.by_key.get(k))
+        .and_then(|serial| inner.groups.get(serial))
+        .map(|g| g.content.clone());
+    existing.unwrap_or_else(|| {
+        inner.serial += 1;
+        Arc::new(Content {
+            serial: inner.serial,
+            root,
+            bytes: read.bytes.clone(),
+            office,
+            office_heap,
+            live: None,
+            rendered: RenderCache::default(),
+        })
+    })
+}
+
+/// Runs blocking store I/O from wherever `get` is called: on a multi-thread runtime's
+/// worker (an async handler) it tells the runtime first, so other tasks move off it.
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(f)
+        }
+        _ => f(),
     }
 }
 

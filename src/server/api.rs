@@ -144,7 +144,9 @@ pub async fn create_snapshot(
                 }
             };
             if let Some(content) = store.snapshots.shared_content(&root, &read) {
-                return Ok(Made::Done(store.snapshots.insert_shared(read, content)));
+                let created = store.snapshots.insert_shared(read, content);
+                store.snapshots.publish(&created)?;
+                return Ok(Made::Done(created));
             }
             // Office files are parsed now, so a file that cannot be shown is refused at
             // once with its reason instead of failing later in a view. What the model
@@ -152,9 +154,10 @@ pub async fn create_snapshot(
             let (office, heap) = crate::preview::heap::measure(|| {
                 crate::preview::office::parse_with(&read, &limits, &pdf_limits)
             });
-            Ok(Made::Done(
-                store.snapshots.insert(root, read, office?, heap),
-            ))
+            let created = store.snapshots.insert(root, read, office?, heap);
+            // With a shared store, any instance can open it from here on.
+            store.snapshots.publish(&created)?;
+            Ok(Made::Done(created))
         })
         .await?;
     let (root, read, live) = match made {
@@ -211,11 +214,22 @@ pub async fn health(State(state): State<Arc<AppState>>) -> Response {
         browser: crate::export::BrowserState,
         export: crate::export::ExportStats,
         export_engines: crate::export::EngineStats,
+        store: StoreHealth,
+    }
+    #[derive(Serialize)]
+    struct StoreHealth {
+        backend: &'static str,
+        state: &'static str,
     }
     json(
         StatusCode::OK,
         &Health {
-            status: "ok",
+            // Still alive and serving what needs no store, but not all it should.
+            status: if state.store_stats.state() == crate::store::StoreState::Unavailable {
+                "degraded"
+            } else {
+                "ok"
+            },
             version: env!("CARGO_PKG_VERSION"),
             uptime_seconds: state.started.elapsed().as_secs(),
             snapshots: state.snapshots.len(),
@@ -225,6 +239,10 @@ pub async fn health(State(state): State<Arc<AppState>>) -> Response {
             browser: state.exporter.state(),
             export: state.exporter.stats(),
             export_engines: state.exporter.engine_stats(),
+            store: StoreHealth {
+                backend: state.store_stats.backend(),
+                state: state.store_stats.state().name(),
+            },
         },
     )
 }

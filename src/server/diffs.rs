@@ -58,6 +58,7 @@ fn store_error(e: StoreError) -> Error {
     match e {
         StoreError::TooLarge { .. } => Error::InvalidRequest(e.message()),
         StoreError::StorageFull { .. } => Error::StorageFull(e.message()),
+        StoreError::Unavailable { .. } => Error::StoreUnavailable(e.message()),
         other => {
             tracing::warn!(code = other.code(), "diff store failed");
             Error::Internal

@@ -152,6 +152,8 @@ pub fn render(state: &AppState) -> String {
         m.diff_views_rendered.load(Ordering::Relaxed),
     );
 
+    store_families(&mut page, &state.store_stats);
+
     let browser = state.exporter.state();
     page.family(
         "browser_state",
@@ -244,6 +246,51 @@ pub fn render(state: &AppState) -> String {
 /// `GET /metrics`.
 pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
     with_type(render(&state), CONTENT_TYPE, None)
+}
+
+/// The shared store's families: operations, failures and time by operation, retries, and
+/// whether it answers (all zero, state 1, for the local store).
+fn store_families(page: &mut Page, stats: &crate::store::StoreStats) {
+    use crate::store::stats::Op;
+    for (name, kind, help) in [
+        (
+            "store_operations_total",
+            "counter",
+            "Shared store operations, by operation.",
+        ),
+        (
+            "store_errors_total",
+            "counter",
+            "Shared store operations that failed after their deadline and retries.",
+        ),
+        (
+            "store_operation_seconds_total",
+            "counter",
+            "Time spent in shared store operations (retries included), by operation.",
+        ),
+    ] {
+        page.family(name, kind, help);
+        for op in Op::ALL {
+            let labels = format!("op=\"{}\"", op.name());
+            match name {
+                "store_operations_total" => page.sample(name, &labels, stats.operations(op)),
+                "store_errors_total" => page.sample(name, &labels, stats.errors(op)),
+                _ => page.sample(name, &labels, stats.seconds(op)),
+            };
+        }
+    }
+    page.one(
+        "store_retries_total",
+        "counter",
+        "Shared store attempts retried after a failure or a deadline.",
+        stats.retries(),
+    );
+    page.one(
+        "store_up",
+        "gauge",
+        "1 when the last shared store operation got an answer (always 1 for the local store).",
+        u8::from(stats.state() != crate::store::StoreState::Unavailable),
+    );
 }
 
 #[cfg(test)]

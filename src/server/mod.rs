@@ -58,6 +58,8 @@ pub struct AppState {
     pub started: Instant,
     /// Diff artifacts.
     pub diff_store: Arc<dyn ArtifactStore>,
+    /// The shared store's counters and state (`local` when there is none).
+    pub store_stats: Arc<crate::store::StoreStats>,
     /// PNG/PDF export (one warm, locked-down Chromium, started on first use).
     pub exporter: crate::export::Exporter,
     /// Base of viewer URLs when a call names none (configured viewer base, public origin,
@@ -97,18 +99,28 @@ impl AppState {
     /// Builds the state; `bound` is the address actually listened on (for default URLs).
     pub fn new(config: Config, bound: SocketAddr) -> Result<AppState, SetupError> {
         let workspaces = Workspaces::new(&config.workspaces, &config.workspace_parents)?;
-        let store = DiskStore::open(&StoreConfig {
-            dir: config
-                .diffs
-                .data_dir
-                .clone()
-                .unwrap_or_else(crate::diff::store::default_dir),
-            max_artifact_bytes: config.diffs.max_artifact_bytes,
-            max_total_bytes: config.diffs.max_total_bytes,
-            fsync: config.diffs.fsync,
-            ..StoreConfig::default()
-        })
-        .map_err(|e| SetupError::Store(e.message()))?;
+        let (store, store_stats, objects) = open_stores(&config)?;
+        let door = Door::new(workspaces, config.limits.clone())
+            .allowing_hard_links(config.preview.allow_hard_links);
+        let mut snapshots = SnapshotStore::new(config.snapshots.clone());
+        if let Some(objects) = objects {
+            snapshots = snapshots.with_shared(
+                crate::store::snapshots::SharedSnapshots::new(
+                    objects,
+                    crate::store::snapshots::tenant_of(config.security.api_token.as_deref()),
+                    config.store.tenant_max_snapshots,
+                    config.store.tenant_max_snapshot_bytes,
+                    config
+                        .limits
+                        .office_bytes
+                        .max(config.limits.pdf_bytes)
+                        .max(config.limits.image_bytes)
+                        .max(config.limits.csv_bytes)
+                        .max(config.limits.text_bytes),
+                ),
+                rebuild_snapshot(door.clone(), &config),
+            );
+        }
         let base_url = match &config.public_origin {
             Some(origin) => origin.trim_end_matches('/').to_string(),
             None => {
@@ -149,11 +161,11 @@ impl AppState {
         Ok(AppState {
             hosts,
             exporter: crate::export::Exporter::from_config(&config),
-            diff_store: Arc::new(store),
+            diff_store: store,
+            store_stats,
             diff_base_url,
-            door: Door::new(workspaces, config.limits.clone())
-                .allowing_hard_links(config.preview.allow_hard_links),
-            snapshots: SnapshotStore::new(config.snapshots.clone()),
+            door,
+            snapshots,
             pool: pool::Pool::new(&config.work),
             pdf_overdue: std::sync::atomic::AtomicUsize::new(0),
             throttle: guard::Throttle::new(&config.security),
@@ -169,6 +181,89 @@ impl AppState {
             config,
         })
     }
+}
+
+/// The diff artifact store the configuration names, and the counters of the shared store
+/// behind it (a local one counts nothing).
+type Stores = (
+    Arc<dyn ArtifactStore>,
+    Arc<crate::store::StoreStats>,
+    Option<Arc<crate::store::Objects>>,
+);
+
+fn open_stores(config: &Config) -> Result<Stores, SetupError> {
+    if config.store.backend == crate::config::StoreBackend::S3 {
+        let objects =
+            Arc::new(crate::store::Objects::open(&config.store).map_err(SetupError::Store)?);
+        let stats = objects.stats();
+        let store = crate::store::S3ArtifactStore::new(
+            objects.clone(),
+            config.diffs.max_artifact_bytes,
+            StoreConfig::default().cleanup_interval,
+        );
+        return Ok((Arc::new(store), stats, Some(objects)));
+    }
+    let store = DiskStore::open(&StoreConfig {
+        dir: config
+            .diffs
+            .data_dir
+            .clone()
+            .unwrap_or_else(crate::diff::store::default_dir),
+        max_artifact_bytes: config.diffs.max_artifact_bytes,
+        max_total_bytes: config.diffs.max_total_bytes,
+        fsync: config.diffs.fsync,
+        ..StoreConfig::default()
+    })
+    .map_err(|e| SetupError::Store(e.message()))?;
+    Ok((
+        Arc::new(store),
+        Arc::new(crate::store::StoreStats::new("local")),
+        None,
+    ))
+}
+
+/// How this instance rebuilds a snapshot another one stored: the workspace by its id, the
+/// path checked as a request's would be, the kind by name, and an Office file parsed (and
+/// its heap measured) as at create.
+fn rebuild_snapshot(door: Door, config: &Config) -> Box<crate::preview::snapshot::Rebuild> {
+    use crate::workspace::{check_relative_path, FileKind, ScopedRead};
+    let (office_limits, pdf_limits) = (config.office.clone(), config.pdf.clone());
+    let path_bytes = config.limits.relative_path_bytes;
+    Box::new(move |meta, bytes| {
+        let root = door.workspaces().by_id(&meta.workspace_id)?;
+        let relative = check_relative_path(&meta.relative_path, path_bytes)?;
+        const KINDS: [FileKind; 12] = [
+            FileKind::Html,
+            FileKind::Markdown,
+            FileKind::Source,
+            FileKind::Text,
+            FileKind::Image,
+            FileKind::Docx,
+            FileKind::Pptx,
+            FileKind::Xlsx,
+            FileKind::Csv,
+            FileKind::Pdf,
+            FileKind::Binary,
+            FileKind::Other,
+        ];
+        let kind = KINDS
+            .into_iter()
+            .find(|k| k.as_str() == meta.kind)
+            .ok_or(crate::error::Error::Internal)?;
+        let read = ScopedRead {
+            workspace_id: root.id.clone(),
+            relative_path: relative,
+            kind,
+            size: meta.size,
+            mtime_ms: meta.mtime_ms,
+            sha256: meta.sha256.clone(),
+            bytes: bytes.map(Arc::from),
+        };
+        let (office, heap) = crate::preview::heap::measure(|| {
+            crate::preview::office::parse_with(&read, &office_limits, &pdf_limits)
+        });
+        Ok((root, read, office?, heap))
+    })
 }
 
 /// The router over this state.

@@ -35,6 +35,7 @@ pub const ERROR_CODES: &[(&str, u16)] = &[
     ("internal", 500),
     ("timeout", 503),
     ("browser_unavailable", 503),
+    ("store_unavailable", 503),
     ("storage_full", 507),
 ];
 
