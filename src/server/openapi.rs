@@ -581,16 +581,24 @@ fn schemas() -> Value {
         }));
     schemas.insert("Health".into(), json!({
             "type": "object",
-            "required": ["status", "version", "uptimeSeconds", "snapshots", "snapshotBytes", "pool", "browser", "export"],
+            "required": ["status", "version", "uptimeSeconds", "snapshots", "snapshotBytes", "pool", "browser", "export", "store"],
             "properties": {
-                "status": {"type": "string"},
+                "status": {"type": "string", "enum": ["ok", "degraded"]},
                 "version": {"type": "string"},
                 "uptimeSeconds": {"type": "integer"},
                 "snapshots": {"type": "integer"},
                 "snapshotBytes": {"type": "integer"},
                 "pool": {"type": "object", "required": ["running", "waiting", "workers"]},
                 "browser": {},
-                "export": {"type": "object"}
+                "export": {"type": "object"},
+                "store": {
+                    "type": "object",
+                    "required": ["backend", "state"],
+                    "properties": {
+                        "backend": {"type": "string", "enum": ["local", "s3"]},
+                        "state": {"type": "string", "enum": ["unknown", "ok", "unavailable"]}
+                    }
+                }
             }
         }));
     schemas.insert("DiffInput".into(), json!({
