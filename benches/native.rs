@@ -3,31 +3,11 @@
 //! throughput run are in `benches/README.md`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use previewd::diff::{build_model, DiffDefaults, DiffModel, DiffRequest};
 use previewd::export::native;
 
-/// 200 lines of Rust with every other one changed (as `benches/native_http.sh` posts).
-fn diff_200(format: &str) -> (DiffRequest, DiffModel) {
-    let before: String = (0..200)
-        .map(|i| format!("    let value_{i} = compute({i}, &state); // line {i}\n"))
-        .collect();
-    let after: String = (0..200)
-        .map(|i| {
-            if i % 2 == 1 {
-                format!("    let value_{i} = compute_fast({i}, &state); // line {i}\n")
-            } else {
-                format!("    let value_{i} = compute({i}, &state); // line {i}\n")
-            }
-        })
-        .collect();
-    let json = serde_json::json!({
-        "before": before, "after": after, "path": "src/lib.rs", "mode": "file",
-        "fileFormat": format, "fileQuality": "standard",
-    });
-    let request = DiffRequest::from_json(&json, &DiffDefaults::default()).unwrap();
-    let model = build_model(&request).unwrap().model().unwrap().clone();
-    (request, model)
-}
+#[path = "common/native_diff.rs"]
+mod native_diff;
+use native_diff::diff_200;
 
 fn bench(c: &mut Criterion) {
     let (png_req, model) = diff_200("png");

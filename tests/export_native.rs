@@ -7,6 +7,8 @@
 //! test command installs.
 
 mod common;
+#[path = "../benches/common/native_diff.rs"]
+mod native_diff;
 
 use std::process::Command;
 
@@ -410,4 +412,58 @@ fn png_is_the_same_every_time_with_cached_highlighting_and_glyphs() {
     let img = decode(&second.bytes);
     let colours: std::collections::HashSet<_> = img.pixels().map(|p| p.0).collect();
     assert!(colours.len() > 16, "{} colours", colours.len());
+}
+
+/// The colour type of a PNG (its `IHDR`): 3 is a palette image, 2 is RGB.
+fn colour_type(png: &[u8]) -> u8 {
+    assert_eq!(&png[12..16], b"IHDR", "IHDR first");
+    png[25]
+}
+
+#[test]
+fn every_frame_of_the_fidelity_set_is_a_palette_image() {
+    // The frames with the most colour pairs: several files with their badges and
+    // rounded headers (the patch), word marks, dark translucent tints over each other.
+    let patch = std::fs::read_to_string("fixtures/patches/renames-binary.patch").unwrap();
+    let (before, after) = changed(30);
+    let code = json!({"before": before, "after": after, "path": "src/lib.rs"});
+    let words = json!({"before": "one two three\n", "after": "one 2 three four\n",
+                       "path": "a.txt"});
+    for (base, theme, layout) in [
+        (json!({ "patch": patch }), "light", "unified"),
+        (json!({ "patch": patch }), "dark", "split"),
+        (code.clone(), "light", "split"),
+        (code, "dark", "unified"),
+        (words, "dark", "split"),
+    ] {
+        for scale in [1.0, 1.06, 2.0] {
+            let mut body = base.clone();
+            body["mode"] = json!("file");
+            body["theme"] = json!(theme);
+            body["layout"] = json!(layout);
+            body["fileScale"] = json!(scale);
+            let out = render(body).unwrap();
+            assert_eq!(
+                colour_type(&out.bytes),
+                3,
+                "{theme} {layout} at {scale}: an RGB image, {} colours",
+                decode(&out.bytes)
+                    .pixels()
+                    .map(|p| p.0)
+                    .collect::<std::collections::HashSet<_>>()
+                    .len()
+            );
+        }
+    }
+    // The benchmarks' 200-line diff at the `standard` preset: lowered to scale 1.06 by
+    // the pixel cap, so every box edge falls inside a pixel.
+    let (request, model) = native_diff::diff_200("png");
+    let out = native::render(&request, &model).unwrap();
+    assert!(out.scale < 2.0, "lowered: {}", out.scale);
+    assert_eq!(
+        colour_type(&out.bytes),
+        3,
+        "the benchmark's frame at {}",
+        out.scale
+    );
 }

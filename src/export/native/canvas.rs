@@ -22,6 +22,14 @@ pub const MAX_LEVELS: usize = 32;
 /// Palette entries text ramps leave to flat colours (fills, their edges, blends).
 pub const FLAT_RESERVE: usize = 64;
 
+/// Palette entries the anti-aliased edges of boxes leave to exact flat colours. Edges
+/// past that take the nearest entry: an edge pixel is a blend of two colours that are
+/// both in the palette, usually with a text ramp between them (a badge's label over the
+/// badge's background), so the nearest entry is close, and a frame of many rounded
+/// boxes over several backgrounds (a patch's summary and file headers) stays a palette
+/// image instead of falling back to RGB.
+pub const EXACT_RESERVE: usize = 32;
+
 /// Steps of the coverage of a box's edge pixels in a palette image.
 pub const EDGE_STEPS: f32 = 16.0;
 
@@ -68,8 +76,13 @@ pub trait Target {
     const BYTES: usize;
     /// The pixel of an opaque colour.
     fn solid(&mut self, c: Rgb) -> Self::Px;
-    /// `c` at opacity `a` (1–254) over `under`.
+    /// `c` at opacity `a` (1–254) over `under`: a translucent fill, exact.
     fn over(&mut self, under: Self::Px, c: Rgb, a: u8) -> Self::Px;
+    /// `c` at opacity `a` (1–254) over `under` in a pixel a shape covers in part (an
+    /// anti-aliased edge): a target short of room may give the nearest colour it has.
+    fn edge_over(&mut self, under: Self::Px, c: Rgb, a: u8) -> Self::Px {
+        self.over(under, c, a)
+    }
     /// Registers a text colour for [`Target::glyph_row`]; returns its handle.
     fn ink(&mut self, ink: &Ink) -> usize;
     /// Blends one row of glyph coverage `cov` (raw, 0–255) in ink `ink` over `dst`.
@@ -109,7 +122,7 @@ pub struct Indexed {
 }
 
 const MEMO_SLOTS: usize = 1024;
-/// A memo key no real one equals (real keys use 40 bits).
+/// A memo key no real one equals (real keys use 41 bits).
 const NO_KEY: u64 = u64::MAX;
 
 impl Indexed {
@@ -159,6 +172,29 @@ impl Indexed {
             .unwrap_or(0) as u8
     }
 
+    /// `c` at opacity `a` over entry `under`, memoized; an `edge` blend is exact only
+    /// while [`EXACT_RESERVE`] entries are left.
+    fn blend(&mut self, under: u8, c: Rgb, a: u8, edge: bool) -> u8 {
+        let key = u64::from(under)
+            | u64::from(c[0]) << 8
+            | u64::from(c[1]) << 16
+            | u64::from(c[2]) << 24
+            | u64::from(a) << 32
+            | u64::from(edge) << 40;
+        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize % MEMO_SLOTS;
+        if self.memo[slot].0 == key {
+            return self.memo[slot].1;
+        }
+        let mixed = mix_rgb(c, self.palette[usize::from(under)], u32::from(a));
+        let out = if edge && self.palette.len() >= 256 - EXACT_RESERVE {
+            self.nearest(mixed)
+        } else {
+            self.index(mixed)
+        };
+        self.memo[slot] = (key, out);
+        out
+    }
+
     /// The ramp of ink `ink` over palette entry `under`, built on first use.
     fn ramp(&mut self, ink: usize, under: u8) -> usize {
         let at = self.inks[ink].ramp_of[usize::from(under)];
@@ -190,18 +226,11 @@ impl Target for Indexed {
     }
 
     fn over(&mut self, under: u8, c: Rgb, a: u8) -> u8 {
-        let key = u64::from(under)
-            | u64::from(c[0]) << 8
-            | u64::from(c[1]) << 16
-            | u64::from(c[2]) << 24
-            | u64::from(a) << 32;
-        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize % MEMO_SLOTS;
-        if self.memo[slot].0 == key {
-            return self.memo[slot].1;
-        }
-        let out = self.index(mix_rgb(c, self.palette[usize::from(under)], u32::from(a)));
-        self.memo[slot] = (key, out);
-        out
+        self.blend(under, c, a, false)
+    }
+
+    fn edge_over(&mut self, under: u8, c: Rgb, a: u8) -> u8 {
+        self.blend(under, c, a, true)
     }
 
     fn ink(&mut self, ink: &Ink) -> usize {
@@ -383,6 +412,36 @@ mod tests {
         let flat = t.solid([1, 2, 3]);
         assert_eq!(t.palette().unwrap()[usize::from(flat)], [1, 2, 3]);
         assert!(!t.overflowed());
+    }
+
+    #[test]
+    fn edges_take_the_nearest_colour_when_room_is_short_and_fills_stay_exact() {
+        let mut t = Indexed::new(8);
+        let white = t.solid([255; 3]);
+        t.solid([0; 3]);
+        // Greys fill the palette up to the reserve of exact colours.
+        let mut g = 1u8;
+        while t.palette().unwrap().len() < 256 - EXACT_RESERVE {
+            t.solid([g, g, 200]);
+            g += 1;
+        }
+        let before = t.palette().unwrap().len();
+        // An edge pixel of black over white: no new entry, the nearest one.
+        let edge = t.edge_over(white, [0; 3], 100);
+        assert_eq!(t.palette().unwrap().len(), before);
+        assert!(!t.overflowed());
+        let want = mix_rgb([0; 3], [255; 3], 100);
+        let got = t.palette().unwrap()[usize::from(edge)];
+        assert_eq!(usize::from(t.nearest(want)), usize::from(edge));
+        assert_ne!(got, want, "approximated");
+        // A translucent fill of the same colours is a flat colour: exact.
+        let fill = t.over(white, [0; 3], 100);
+        assert_eq!(t.palette().unwrap()[usize::from(fill)], want);
+        // With room left an edge is exact.
+        let mut roomy = Indexed::new(8);
+        let w = roomy.solid([255; 3]);
+        let e = roomy.edge_over(w, [0; 3], 100);
+        assert_eq!(roomy.palette().unwrap()[usize::from(e)], want);
     }
 
     #[test]

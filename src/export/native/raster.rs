@@ -395,10 +395,28 @@ impl Shape {
     }
 }
 
-/// `c` at opacity `a` (0–255) over pixels `x0..x1` of `row`. Opaque runs are one fill;
-/// a translucent run blends each distinct pixel under it once.
+/// `c` at opacity `a` (0–255) over `under`; `edge`: in a pixel covered in part.
 #[inline]
-fn span<T: Target>(t: &mut T, row: &mut [T::Px], x0: usize, x1: usize, c: Rgb, a: u32) {
+fn blend<T: Target>(t: &mut T, under: T::Px, c: Rgb, a: u8, edge: bool) -> T::Px {
+    if edge {
+        t.edge_over(under, c, a)
+    } else {
+        t.over(under, c, a)
+    }
+}
+
+/// `c` at opacity `a` (0–255) over pixels `x0..x1` of `row`, which `edge` says are covered
+/// in part. Opaque runs are one fill; a translucent run blends each distinct pixel under
+/// it once.
+#[inline]
+fn span<T: Target>(
+    t: &mut T,
+    row: &mut [T::Px],
+    (x0, x1): (usize, usize),
+    c: Rgb,
+    a: u32,
+    edge: bool,
+) {
     if a == 0 || x0 >= x1 {
         return;
     }
@@ -413,7 +431,7 @@ fn span<T: Target>(t: &mut T, row: &mut [T::Px], x0: usize, x1: usize, c: Rgb, a
         *px = match last {
             Some((u, out)) if u == under => out,
             _ => {
-                let out = t.over(under, c, a as u8);
+                let out = blend(t, under, c, a as u8, edge);
                 last = Some((under, out));
                 out
             }
@@ -424,11 +442,12 @@ fn span<T: Target>(t: &mut T, row: &mut [T::Px], x0: usize, x1: usize, c: Rgb, a
 /// `c` at opacity `a` (0–255) times coverage `cov` (0–1) over one pixel.
 #[inline]
 fn dot<T: Target>(t: &mut T, px: &mut T::Px, c: Rgb, a: u32, cov: f32) {
-    let a = (a as f32 * T::edge(cov)).round() as u32;
+    let cov = T::edge(cov);
+    let a = (a as f32 * cov).round() as u32;
     if a >= 255 {
         *px = t.solid(c);
     } else if a > 0 {
-        *px = t.over(*px, c, a as u8);
+        *px = blend(t, *px, c, a as u8, cov < 1.0);
     }
 }
 
@@ -446,7 +465,9 @@ fn fill_shape<T: Target>(band: &mut Band<T::Px>, t: &mut T, shape: &Shape, color
         let cy = overlap(y, shape.y0, shape.y1);
         let (p0, p1) = shape.plain_cols(y, w);
         let row = band.row(y);
-        span(t, row, p0, p1, c, (a as f32 * T::edge(cy)).round() as u32);
+        let cy = T::edge(cy);
+        let row_a = (a as f32 * cy).round() as u32;
+        span(t, row, (p0, p1), c, row_a, cy < 1.0);
         for x in (xlo..p0.min(xhi)).chain(p1.max(xlo)..xhi) {
             dot(t, &mut row[x], c, a, shape.coverage(x, y));
         }
