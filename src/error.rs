@@ -60,7 +60,8 @@ pub enum Error {
     /// part of it would show wrong values.
     #[error("{0}")]
     SheetTooLarge(String),
-    /// A PDF that needs a password (or uses an encryption previewd cannot read).
+    /// A PDF that needs a password (or uses an encryption previewd cannot read), or a
+    /// password-protected Office document.
     #[error("{0}")]
     Encrypted(String),
     /// The caller must authenticate (remote access with a bearer token).

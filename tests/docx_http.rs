@@ -128,6 +128,7 @@ async fn unreadable_office_files_are_refused_with_a_reason() {
     let status = r.status().as_u16();
     let body: serde_json::Value = r.json().await.unwrap();
     assert_eq!(status, 422, "{body}");
+    assert_eq!(body["error"]["code"], "encrypted", "{body}");
     assert!(
         body["error"]["message"]
             .as_str()

@@ -365,7 +365,7 @@ fn hostile_cases() -> Vec<(&'static str, Vec<u8>, Expect)> {
         (
             "encrypted (CFB EncryptedPackage)",
             compound_file("EncryptedPackage"),
-            refused("corrupt", &["the document is password-protected"]),
+            refused("encrypted", &["the document is password-protected"]),
         ),
         (
             "legacy .doc (CFB WordDocument)",

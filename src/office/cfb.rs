@@ -79,7 +79,7 @@ mod tests {
         let err = refuse_compound_file(&cfb_with_entry("EncryptedPackage"));
         assert_eq!(err.kind(), OfficeErrorKind::PasswordProtected);
         assert!(err.reason().contains("password-protected"));
-        assert_eq!(err.code(), "corrupt");
+        assert_eq!(err.code(), "encrypted");
     }
 
     #[test]

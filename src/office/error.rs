@@ -79,6 +79,8 @@ impl OfficeError {
         match self.kind {
             OfficeErrorKind::LegacyBinary | OfficeErrorKind::Unsupported => "unsupported",
             OfficeErrorKind::SheetLimit => "sheet_too_large",
+            // The same code as a PDF that needs a password: the file is whole, only locked.
+            OfficeErrorKind::PasswordProtected => "encrypted",
             _ => "corrupt",
         }
     }

@@ -55,6 +55,7 @@ pub fn office_error(e: OfficeError) -> Error {
     match e.code() {
         "unsupported" => Error::Unsupported(e.reason().to_string()),
         "sheet_too_large" => Error::SheetTooLarge(e.reason().to_string()),
+        "encrypted" => Error::Encrypted(e.reason().to_string()),
         _ => Error::Corrupt(e.reason().to_string()),
     }
 }

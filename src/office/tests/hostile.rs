@@ -345,7 +345,7 @@ fn encrypted_compound_file_refused_as_password_protected() {
     for stream in ["EncryptionInfo", "EncryptedPackage"] {
         let err = refused(&cfb(stream));
         assert_eq!(err.kind(), OfficeErrorKind::PasswordProtected);
-        assert_eq!(err.code(), "corrupt");
+        assert_eq!(err.code(), "encrypted");
         assert!(err.reason().contains("password-protected"));
     }
 }
