@@ -409,6 +409,29 @@ pub struct DiskStore {
     fail_before_meta: std::sync::atomic::AtomicBool,
 }
 
+/// Refuses a derived file whose artifact id, name or size no store may write: the one rule
+/// of both backends (a derived name never shadows a payload).
+pub(crate) fn check_derived(
+    artifact: &Artifact,
+    name: &str,
+    bytes: &[u8],
+    max_artifact_bytes: u64,
+) -> Result<(), StoreError> {
+    if !is_lower_hex(&artifact.id, ID_HEX_LEN) {
+        return Err(StoreError::InvalidId);
+    }
+    if !valid_file_name(name) || artifact.file(name).is_some() {
+        return Err(StoreError::InvalidFileName);
+    }
+    if bytes.len() as u64 > max_artifact_bytes {
+        return Err(StoreError::TooLarge {
+            bytes: bytes.len() as u64,
+            max: max_artifact_bytes,
+        });
+    }
+    Ok(())
+}
+
 impl DiskStore {
     /// Opens (creating when missing) the store directory of `config`. The directory must
     /// be a real directory (not a symlink) owned by this user and writable; its permissions
@@ -839,18 +862,7 @@ impl ArtifactStore for DiskStore {
         name: &str,
         bytes: &[u8],
     ) -> Result<(), StoreError> {
-        if !is_lower_hex(&artifact.id, ID_HEX_LEN) {
-            return Err(StoreError::InvalidId);
-        }
-        if !valid_file_name(name) || artifact.file(name).is_some() {
-            return Err(StoreError::InvalidFileName);
-        }
-        if bytes.len() as u64 > self.max_artifact_bytes {
-            return Err(StoreError::TooLarge {
-                bytes: bytes.len() as u64,
-                max: self.max_artifact_bytes,
-            });
-        }
+        check_derived(artifact, name, bytes, self.max_artifact_bytes)?;
         let dir = self.root.join(&artifact.id);
         let cached = || fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file());
         if cached() {

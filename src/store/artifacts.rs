@@ -9,9 +9,9 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::objects::{ObjectError, Objects};
 use crate::diff::store::{
-    is_lower_hex, plan, random_hex, serialize_meta, unix_ms, valid_file_name, Artifact,
-    ArtifactStore, CleanupReport, Created, NewArtifact, StoreError, ID_HEX_LEN, MAX_META_BYTES,
-    META_FILE, ORPHAN_MAX_AGE, TOKEN_HEX_LEN,
+    check_derived, is_lower_hex, plan, random_hex, serialize_meta, unix_ms, valid_file_name,
+    Artifact, ArtifactStore, CleanupReport, Created, NewArtifact, StoreError, ID_HEX_LEN,
+    MAX_META_BYTES, META_FILE, ORPHAN_MAX_AGE, TOKEN_HEX_LEN,
 };
 
 /// 80-bit ids practically never collide; a create-if-absent refusal picks another.
@@ -261,18 +261,7 @@ impl ArtifactStore for S3ArtifactStore {
         name: &str,
         bytes: &[u8],
     ) -> Result<(), StoreError> {
-        if !is_lower_hex(&artifact.id, ID_HEX_LEN) {
-            return Err(StoreError::InvalidId);
-        }
-        if !valid_file_name(name) || artifact.file(name).is_some() {
-            return Err(StoreError::InvalidFileName);
-        }
-        if bytes.len() as u64 > self.max_artifact_bytes {
-            return Err(StoreError::TooLarge {
-                bytes: bytes.len() as u64,
-                max: self.max_artifact_bytes,
-            });
-        }
+        check_derived(artifact, name, bytes, self.max_artifact_bytes)?;
         // A derived file is determined by the payloads, so two instances rendering it at
         // once write the same bytes: overwrite is safe, and each put is atomic.
         self.objects
