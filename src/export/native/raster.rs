@@ -13,7 +13,8 @@
 //! whole device pixels as a browser snaps text.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::canvas::{div255, Indexed, Ink, Rgb, Rgb8, Target};
 use super::encode::Encoder;
@@ -154,23 +155,70 @@ static LAST_SIZE: Mutex<Option<(usize, usize)>> = Mutex::new(None);
 
 /// Paints `frame` at `scale` and encodes it as an 8-bit palette PNG, band by band, or as
 /// RGB when its colours do not fit a palette. Returns the PNG and its size.
+///
+/// While a core is free (fewer renders running than cores), painting and encoding run on
+/// two threads, one band apart: a lone image then arrives in about the time of the longer
+/// of the two instead of their sum. When every core is busy the render stays on its own
+/// thread, so a sustained load pays no hand-over between threads. Both ways write the
+/// same bytes.
 pub fn render_png(frame: &Frame, scale: f64) -> Result<(Vec<u8>, u32, u32), String> {
+    let running = Running::enter();
+    render_png_with(frame, scale, running.has_spare_core())
+}
+
+/// [`render_png`] with the choice of one thread or two made by the caller.
+pub fn render_png_with(
+    frame: &Frame,
+    scale: f64,
+    two_threads: bool,
+) -> Result<(Vec<u8>, u32, u32), String> {
     // Fewer steps first, then exact RGB: a frame of very many colour pairs still gets
     // a picture, at the price of painting it again.
     for levels in [TEXT_LEVELS, TEXT_LEVELS / 2] {
-        if let Some(png) = encode(frame, scale, &mut Indexed::new(levels))? {
+        if let Some(png) = encode(frame, scale, &mut Indexed::new(levels), two_threads)? {
             return Ok(png);
         }
     }
-    encode(frame, scale, &mut Rgb8::default())?.ok_or_else(|| "RGB has no palette".into())
+    encode(frame, scale, &mut Rgb8::default(), two_threads)?
+        .ok_or_else(|| "RGB has no palette".into())
+}
+
+/// Native PNG renders running now, against the machine's cores.
+struct Running;
+
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+impl Running {
+    fn enter() -> Running {
+        RUNNING.fetch_add(1, Ordering::Relaxed);
+        Running
+    }
+
+    /// Whether another thread of this render would find a core no render is using.
+    fn has_spare_core(&self) -> bool {
+        static CORES: OnceLock<usize> = OnceLock::new();
+        let cores =
+            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        RUNNING.load(Ordering::Relaxed) < cores
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// Paints and encodes `frame` into target `t`; `None` once `t` has run out of colours.
-fn encode<T: Target>(
+fn encode<T: Target + Send>(
     frame: &Frame,
     scale: f64,
     t: &mut T,
-) -> Result<Option<(Vec<u8>, u32, u32)>, String> {
+    two_threads: bool,
+) -> Result<Option<(Vec<u8>, u32, u32)>, String>
+where
+    T::Px: Send,
+{
     let (w, h) = device_size(frame, scale);
     let extents: Vec<(f32, f32)> = frame.items.iter().map(extent).collect();
     // Sized from the last PNG of the same pixel count: growing a vector of megabytes by
@@ -182,26 +230,118 @@ fn encode<T: Target>(
         .and_then(|l| l.filter(|(p, _)| *p == pixels).map(|(_, b)| b + b / 16));
     let mut enc =
         Encoder::new(w, h, T::BYTES, hint.unwrap_or(pixels / 8)).map_err(|e| e.to_string())?;
-    let mut band: Band<T::Px> = Band::new(w as usize, BAND_ROWS.min(h) as usize);
-    let mut memo = GlyphMemo::default();
-    let mut top = 0;
-    while top < h {
-        let rows = BAND_ROWS.min(h - top) as usize;
-        band.h = rows;
-        band.px.truncate(band.w * rows);
-        band.top = top;
-        paint_band(&mut band, t, frame, &extents, &mut memo, scale as f32);
-        if t.overflowed() {
-            return Ok(None);
-        }
-        enc.rows(T::bytes(&band.px)).map_err(|e| e.to_string())?;
-        top += rows as u32;
+    let painter = Painter {
+        frame,
+        extents: &extents,
+        scale: scale as f32,
+        w: w as usize,
+        h,
+    };
+    let complete = if two_threads && h > BAND_ROWS {
+        painter.pipelined(t, &mut enc)?
+    } else {
+        painter.sequential(t, &mut enc)?
+    };
+    if !complete {
+        return Ok(None);
     }
     let png = enc.finish(t.palette()).map_err(|e| e.to_string())?;
     if let Ok(mut last) = LAST_SIZE.lock() {
         *last = Some((pixels, png.len()));
     }
     Ok(Some((png, w, h)))
+}
+
+/// The frame's bands in order, painted into a target and handed to an encoder.
+struct Painter<'a> {
+    frame: &'a Frame,
+    extents: &'a [(f32, f32)],
+    scale: f32,
+    w: usize,
+    h: u32,
+}
+
+impl Painter<'_> {
+    /// Paints the band starting at row `top` into `band`; false once `t` overflowed.
+    fn paint<T: Target>(
+        &self,
+        band: &mut Band<T::Px>,
+        top: u32,
+        t: &mut T,
+        memo: &mut GlyphMemo,
+    ) -> bool {
+        let rows = BAND_ROWS.min(self.h - top) as usize;
+        band.h = rows;
+        band.px.truncate(band.w * rows);
+        band.top = top;
+        paint_band(band, t, self.frame, self.extents, memo, self.scale);
+        !t.overflowed()
+    }
+
+    fn band<P: Copy + Default>(&self) -> Band<P> {
+        Band::new(self.w, BAND_ROWS.min(self.h) as usize)
+    }
+
+    /// One thread paints a band, then encodes it. False when `t` overflowed.
+    fn sequential<T: Target>(&self, t: &mut T, enc: &mut Encoder) -> Result<bool, String> {
+        let mut band = self.band();
+        let mut memo = GlyphMemo::default();
+        for top in (0..self.h).step_by(BAND_ROWS as usize) {
+            if !self.paint(&mut band, top, t, &mut memo) {
+                return Ok(false);
+            }
+            enc.rows(T::bytes(&band.px)).map_err(|e| e.to_string())?;
+        }
+        Ok(true)
+    }
+
+    /// A scoped thread paints bands while this one encodes them, the two passing band
+    /// buffers back and forth (three in all, so neither waits on a buffer). False when
+    /// `t` overflowed.
+    fn pipelined<T: Target + Send>(&self, t: &mut T, enc: &mut Encoder) -> Result<bool, String>
+    where
+        T::Px: Send,
+    {
+        use std::sync::mpsc::sync_channel;
+        const BUFFERS: usize = 3;
+        std::thread::scope(|scope| {
+            let (painted_tx, painted_rx) = sync_channel::<Band<T::Px>>(BUFFERS);
+            let (free_tx, free_rx) = sync_channel::<Band<T::Px>>(BUFFERS);
+            for _ in 0..BUFFERS {
+                let _ = free_tx.send(self.band());
+            }
+            let painter = scope.spawn(move || {
+                let mut memo = GlyphMemo::default();
+                for top in (0..self.h).step_by(BAND_ROWS as usize) {
+                    // The encoder stops taking bands only when it failed: stop too.
+                    let Ok(mut band) = free_rx.recv() else {
+                        return true;
+                    };
+                    if !self.paint(&mut band, top, t, &mut memo) {
+                        return false;
+                    }
+                    if painted_tx.send(band).is_err() {
+                        return true;
+                    }
+                }
+                true
+            });
+            let encoded = (|| {
+                for band in painted_rx {
+                    enc.rows(T::bytes(&band.px)).map_err(|e| e.to_string())?;
+                    let _ = free_tx.send(band);
+                }
+                Ok::<(), String>(())
+            })();
+            // On an encoder error `painted_rx` and `free_tx` are gone: the painter's next
+            // send or receive fails and it returns.
+            drop(free_tx);
+            let complete = painter
+                .join()
+                .map_err(|_| "the painting thread panicked".to_string())?;
+            encoded.map(|()| complete)
+        })
+    }
 }
 
 /// Paints the whole frame in exact RGB (tests and the fidelity check compare pixels).
@@ -595,6 +735,34 @@ mod tests {
     fn fill(b: &mut Band<Rgb>, rect: Rect, c: Rgba, radius: f32, s: f32) {
         let shape = Shape::new(rect, radius, s, b.top);
         fill_shape(b, &mut Rgb8::default(), &shape, c);
+    }
+
+    /// The frame of a diff of `n` changed lines, highlighted as Rust.
+    fn diff_frame(n: usize) -> Frame {
+        use crate::diff::{build_model, DiffDefaults, DiffRequest};
+        let before: String = (0..n).map(|i| format!("let v{i} = old({i});\n")).collect();
+        let after: String = (0..n)
+            .map(|i| format!("let v{i} = new({i}, x);\n"))
+            .collect();
+        let body = serde_json::json!({"before": before, "after": after, "path": "a.rs"});
+        let request = DiffRequest::from_json(&body, &DiffDefaults::default()).unwrap();
+        let model = build_model(&request).unwrap().model().unwrap().clone();
+        super::super::frame(&request, &model, f32::MAX).unwrap()
+    }
+
+    #[test]
+    fn one_thread_and_two_write_the_same_png() {
+        for (lines, scale) in [(1, 1.0), (40, 2.0), (150, 1.06)] {
+            let frame = diff_frame(lines);
+            let one = render_png_with(&frame, scale, false).unwrap();
+            let two = render_png_with(&frame, scale, true).unwrap();
+            assert!(one == two, "{lines} lines at {scale}");
+            let one = encode(&frame, scale, &mut Rgb8::default(), false).unwrap();
+            let two = encode(&frame, scale, &mut Rgb8::default(), true).unwrap();
+            assert!(one.is_some() && one == two, "RGB: {lines} lines at {scale}");
+        }
+        // Taller than one band: the two-thread path really ran.
+        assert!(device_size(&diff_frame(40), 2.0).1 > BAND_ROWS);
     }
 
     #[test]
