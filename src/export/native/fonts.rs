@@ -7,8 +7,10 @@
 //! font's `.notdef` glyph, a box one cell wide, as a browser does, and counted.
 //!
 //! The machine's fonts are scanned once, on the first character the shipped faces lack:
-//! each face's character coverage is kept as ranges and its file closed again, so an idle
-//! service holds none of them; a face is loaded whole only when a character needs it.
+//! each face's cmap segments are kept as code point ranges and its file closed again, so
+//! an idle service holds none of them. A face is read into memory only when a character
+//! needs it, and then only its advances are decoded; an outline is read when its glyph is
+//! first drawn (see [`Outlines`] for why not fontdue there).
 //! Rasterized glyphs are cached per face, glyph and pixel size (bounded; cleared when full).
 
 use std::collections::HashMap;

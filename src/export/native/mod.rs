@@ -18,7 +18,9 @@
 //! complex-script shaping that a code diff does not want (the viewer shows bidi controls
 //! as visible pills rather than obeying them) at several times the code and start-up cost.
 //! `fontdb` finds the machine's fonts for the characters the shipped DejaVu Sans Mono
-//! lacks and `ttf-parser` reads their coverage. Boxes, rounded boxes, borders and glyphs
+//! lacks, `ttf-parser` reads their coverage and, glyph by glyph, their outlines, which
+//! `ab_glyph_rasterizer` fills (a CJK face has 65,000 glyphs: parsing them all as fontdue
+//! does would cost a second and hundreds of MB for the dozen a diff shows). Boxes, rounded boxes, borders and glyphs
 //! are painted directly (`raster`) into one-byte palette indices (`canvas`): the frame
 //! is a few dozen flat colours and anti-aliased text, so a palette built while painting
 //! holds it, and a quarter of the bytes of RGBA go through painting, filtering and
