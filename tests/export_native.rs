@@ -55,6 +55,38 @@ fn pdftotext(pdf: &[u8]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// `tool` (a poppler utility) on `pdf`, then `args`: its stdout and stderr.
+fn poppler(tool: &str, pdf: &[u8], args: &[&str]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("diff.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let out = Command::new(tool)
+        .arg(&path)
+        .args(args)
+        .output()
+        .expect("poppler-utils is needed: run the README's test command");
+    assert!(out.status.success(), "{out:?}");
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_cjk_pdf_embeds_its_cff_face_as_opentype() {
+    // Noto Sans CJK (installed by the test command) has CFF outlines: declared as
+    // TrueType, poppler warns "Mismatch between font type and embedded font file".
+    let pdf = render(json!({
+        "before": "a\n", "after": "你好，世界\n", "fileFormat": "pdf",
+    }))
+    .unwrap();
+    assert_eq!(pdf.missing_glyphs, 0);
+    let (text, warnings) = poppler("pdftotext", &pdf.bytes, &["-"]);
+    assert!(text.contains("你好，世界"), "{text}");
+    assert!(!warnings.contains("Mismatch"), "{warnings}");
+    let (fonts, _) = poppler("pdffonts", &pdf.bytes, &[]);
+    assert!(fonts.contains("CID Type 0C (OT)"), "{fonts}");
+    assert!(fonts.contains("CID TrueType"), "the shipped face stays TrueType: {fonts}");
+}
+
 #[test]
 fn png_is_the_frame_times_the_scale() {
     for scale in [1.0, 1.5, 2.0, 2.37] {

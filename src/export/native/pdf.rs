@@ -231,18 +231,32 @@ pub fn write(frame: &Frame) -> Vec<u8> {
             ordering: Str(b"Identity"),
             supplement: 0,
         };
+        let parsed = ttf_parser::Face::parse(&face.data, face.index).ok();
+        // A face with CFF outlines (the Noto CJK collections, most OpenType `.otf`) is a
+        // CIDFontType0 whose file is embedded whole as `/OpenType` (FontFile3); only
+        // TrueType outlines go in as CIDFontType2 / FontFile2. Declaring a CFF font as
+        // TrueType makes strict readers refuse it and poppler warn.
+        let cff = parsed
+            .as_ref()
+            .is_some_and(|p| p.tables().cff.is_some() || p.tables().cff2.is_some());
         {
             let mut cid = pdf.cid_font(cid_ref);
-            cid.subtype(CidFontType::Type2)
-                .base_font(Name(base.as_bytes()))
-                .system_info(info)
-                .font_descriptor(descriptor)
-                .default_width(0.0)
-                .cid_to_gid_map_predefined(Name(b"Identity"));
+            cid.subtype(if cff {
+                CidFontType::Type0
+            } else {
+                CidFontType::Type2
+            })
+            .base_font(Name(base.as_bytes()))
+            .system_info(info)
+            .font_descriptor(descriptor)
+            .default_width(0.0);
+            if !cff {
+                // CIDs are the subset's glyph ids (a CFF subset is CID-keyed the same way).
+                cid.cid_to_gid_map_predefined(Name(b"Identity"));
+            }
             cid.widths().consecutive(0, widths.iter().copied());
             cid.finish();
         }
-        let parsed = ttf_parser::Face::parse(&face.data, face.index).ok();
         let scale = 1000.0 / face.units_per_em;
         let bbox = parsed
             .as_ref()
@@ -264,19 +278,29 @@ pub fn write(frame: &Frame) -> Vec<u8> {
         if parsed.as_ref().is_some_and(|p| p.is_monospaced()) {
             flags |= FontFlags::FIXED_PITCH;
         }
-        pdf.font_descriptor(descriptor)
-            .name(Name(base.as_bytes()))
+        let mut fd = pdf.font_descriptor(descriptor);
+        fd.name(Name(base.as_bytes()))
             .flags(flags)
             .bbox(bbox)
             .italic_angle(0.0)
             .ascent(face.ascent * 1000.0)
             .descent(-face.descent * 1000.0)
             .cap_height(cap)
-            .stem_v(80.0)
-            .font_file2(file);
-        pdf.stream(file, &subset.deflated)
-            .filter(Filter::FlateDecode)
-            .pair(Name(b"Length1"), subset.raw_len as i32);
+            .stem_v(80.0);
+        if cff {
+            fd.font_file3(file);
+        } else {
+            fd.font_file2(file);
+        }
+        fd.finish();
+        let mut stream = pdf.stream(file, &subset.deflated);
+        stream.filter(Filter::FlateDecode);
+        if cff {
+            stream.pair(Name(b"Subtype"), Name(b"OpenType"));
+        } else {
+            stream.pair(Name(b"Length1"), subset.raw_len as i32);
+        }
+        stream.finish();
         let mut cmap = UnicodeCmap::new(Name(b"Custom"), info);
         for (&gid, &ch) in glyphs {
             if let Some(&cid) = cids.get(&gid) {
