@@ -333,3 +333,87 @@ async fn a_drawing_group_is_one_box_with_its_shapes_at_their_child_coordinates()
         assert!(n(&t["top"]) >= gt - 1.0 && n(&t["top"]) < gt + gh, "{b}");
     }
 }
+
+const TEMPLATE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/docx/tika-testWORD_template.docx"
+);
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_page_relative_header_line_runs_down_the_page_as_its_share_says() {
+    // Word's résumé template (Apache Tika): the first page's header has a vertical line
+    // stored 99 pt tall whose `wp14:sizeRelV` makes it 105 % of the margin height
+    // (718.2 pt of the 792 pt page), centred on the page, at 34 % of the page width.
+    let (_s, url) = serve(TEMPLATE, "template.docx").await;
+    let b = document_eval(
+        &url,
+        r#"(() => {
+            const pg = document.querySelector('#view-document .docx-page');
+            const p = pg.getBoundingClientRect();
+            const line = pg.querySelector('.docx-header svg.docx-line');
+            const r = line.getBoundingClientRect();
+            const path = line.querySelector('path').getBoundingClientRect();
+            return { page: { width: p.width, height: p.height },
+                line: { left: r.left - p.left, top: r.top - p.top, height: r.height },
+                stroke: { top: path.top - p.top, bottom: path.bottom - p.top } };
+        })()"#,
+    )
+    .await;
+    let n = |v: &serde_json::Value| v.as_f64().unwrap_or_else(|| panic!("{v} in {b}"));
+    // CSS points (the pane may narrow the page's width, never its scale): the frame is
+    // the 792 pt page.
+    let pt = |v: &serde_json::Value| n(v) * 0.75;
+    assert!((pt(&b["page"]["height"]) - 792.0).abs() < 1.0, "{b}");
+    assert!((pt(&b["line"]["height"]) - 718.2).abs() < 1.0, "{b}");
+    assert!((pt(&b["line"]["top"]) - 36.9).abs() < 1.0, "{b}");
+    assert!((pt(&b["line"]["left"]) - 208.08).abs() < 1.0, "{b}");
+    // The stroke itself runs the box down (to the pixel grid), not 99 pt of it.
+    assert!(
+        (pt(&b["stroke"]["bottom"]) - pt(&b["stroke"]["top"]) - 718.2).abs() < 2.0,
+        "{b}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn header_artwork_of_custom_polygons_paints_polygons_not_boxes() {
+    // ONLYOFFICE's sample: the page-top banner in the header is a group of 38
+    // `a:custGeom` triangles and quadrilaterals. Each is painted as its outline: the box around it
+    // is transparent, its path is filled at its centre of mass and open at the corners
+    // of its box that lie outside it.
+    let (_s, url) = serve(ONLYOFFICE, "sample.docx").await;
+    let b = document_eval(
+        &url,
+        r#"(() => {
+            const header = document.querySelector('#view-document .docx-page .docx-header');
+            const shapes = [...header.querySelectorAll('.docx-group-item > .docx-textbox')];
+            const out = { shapes: shapes.length, painted: 0, outlined: 0, corners_open: 0 };
+            for (const s of shapes) {
+                if (getComputedStyle(s).backgroundColor !== 'rgba(0, 0, 0, 0)') out.painted++;
+                const path = s.querySelector(':scope > svg.docx-geom path');
+                if (!path) continue;
+                out.outlined++;
+                const bb = path.getBBox();
+                const svg = path.ownerSVGElement;
+                const at = (fx, fy) => { const q = svg.createSVGPoint();
+                    q.x = bb.x + fx * bb.width; q.y = bb.y + fy * bb.height;
+                    return path.isPointInFill(q); };
+                // A filled box would hold all four corners of its box (2 % in).
+                const corners = [[.02, .02], [.98, .02], [.02, .98], [.98, .98]]
+                    .filter(([x, y]) => !at(x, y)).length;
+                if (corners > 0) out.corners_open++;
+            }
+            return out;
+        })()"#,
+    )
+    .await;
+    let n = |k: &str| b[k].as_u64().unwrap_or_else(|| panic!("{k} in {b}"));
+    assert_eq!(n("shapes"), 38, "{b}");
+    assert_eq!(n("painted"), 0, "no box paints a rectangle of colour: {b}");
+    assert_eq!(
+        n("outlined"),
+        n("shapes"),
+        "every shape has its outline: {b}"
+    );
+    // Triangles and skewed quadrilaterals: a corner of each box is left open.
+    assert!(n("corners_open") * 10 >= n("shapes") * 9, "{b}");
+}

@@ -4,14 +4,16 @@
 # `previewd preview FILE --format html` in headless Chromium at the page's width, cropped
 # to the first page box (shoot_docx.js); LibreOffice: `soffice --convert-to pdf` (one
 # process for all files, PDFs cached in WORK), page 1 by `pdftoppm` at the same pixel
-# size. Scored with compare.py (SSIM, as for slides). Writes benches/fidelity/docx.md and
-# docx-scores.tsv.
+# size. Scored with compare.py (SSIM, as for slides). Writes benches/fidelity/NAME.md and
+# NAME-scores.tsv (NAME: docx unless given).
 #
 # Usage: PREVIEWD=target/release/previewd bash benches/fidelity/run_docx.sh
 # Environment:
 #   CORPUS    folder of .docx files (default /work/shared/corpus-real/docx)
 #   SAMPLE    about this many files: every k-th of the sorted list, k = count / SAMPLE
 #             (default 120; 0 = every file)
+#   NAME      the report's name (default docx; a later session's run keeps the earlier
+#             report beside it, e.g. NAME=docx-s11 BASELINE=…/docx-scores.tsv)
 #   PREVIEWD, WORK (default /tmp/previewd-fidelity-docx), KEEP_LO, RESCORE, BASELINE,
 #   NO_SETUP  as in run_corpus.sh
 set -euo pipefail
@@ -21,6 +23,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 CORPUS=${CORPUS:-/work/shared/corpus-real/docx}
 SAMPLE=${SAMPLE:-120}
 WORK=${WORK:-/tmp/previewd-fidelity-docx}
+NAME=${NAME:-docx}
 mkdir -p "$WORK"
 
 . "$HERE/lib.sh"
@@ -72,7 +75,7 @@ for doc in "${DOCS[@]}"; do
         "$WORK/scores/$name.json" --width "$w"
 done
 
-"$PYTHON" "$HERE/compare.py" corpus-report "$WORK" "$HERE" --kind docx --name docx \
+"$PYTHON" "$HERE/compare.py" corpus-report "$WORK" "$HERE" --kind docx --name "$NAME" \
     --versions "$(fidelity_versions)" --width 0 --cap 1 \
     --source "$CORPUS (every ${step}th of ${#ALL[@]})" ${BASELINE:+--baseline "$BASELINE"}
-say "wrote $HERE/docx.md"
+say "wrote $HERE/$NAME.md"

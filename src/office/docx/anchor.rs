@@ -59,7 +59,13 @@ pub(super) fn place(a: &Anchor, width: f32, height: f32, page: &PageSetup) -> Pl
         // margin, column, character: the text column (one column: the margins).
         _ => (page.margin_left, text_width),
     };
-    let x = aligned(a.align_h.as_deref(), a.offset_h, ref_left, ref_width, width);
+    let x = aligned(
+        a.align_h.as_deref(),
+        offset(a.offset_h, a.share_h, ref_width),
+        ref_left,
+        ref_width,
+        width,
+    );
     let from_paragraph = matches!(
         a.relative_v.as_deref(),
         None | Some("paragraph" | "line" | "char")
@@ -80,7 +86,7 @@ pub(super) fn place(a: &Anchor, width: f32, height: f32, page: &PageSetup) -> Pl
         };
         Some(aligned(
             a.align_v.as_deref(),
-            a.offset_v,
+            offset(a.offset_v, a.share_v, extent),
             top,
             extent,
             height,
@@ -116,6 +122,48 @@ pub(super) fn place(a: &Anchor, width: f32, height: f32, page: &PageSetup) -> Pl
             behind: a.behind_text,
             z: a.z_order.map_or(0, |z| i64::from(z >> 10)),
         },
+    }
+}
+
+/// The size of an object of `width` × `height` points whose anchor gives a relative
+/// width or height (Word 2010's `wp14:sizeRelH`/`sizeRelV`), on `page`: each relative
+/// side is its share of its reference box, the other side keeps its stored extent.
+///
+/// The reference boxes follow MS-ODRAWXML (`ST_SizeRelFromH`/`ST_SizeRelFromV`):
+/// `margin` is the text area between the margins, `page` the whole page, the margin
+/// names one margin's strip; `insideMargin`/`outsideMargin` read as the left/top and
+/// right/bottom margins, as on a page without mirrored margins.
+pub(super) fn size(a: &Anchor, width: f32, height: f32, page: &PageSetup) -> (f32, f32) {
+    let across = |from: &str| match from {
+        "page" => page.width,
+        "leftMargin" | "insideMargin" => page.margin_left,
+        "rightMargin" | "outsideMargin" => page.margin_right,
+        _ => page.width - page.margin_left - page.margin_right,
+    };
+    let down = |from: &str| match from {
+        "page" => page.height,
+        "topMargin" | "insideMargin" => page.margin_top,
+        "bottomMargin" | "outsideMargin" => page.margin_bottom,
+        _ => page.height - page.margin_top - page.margin_bottom,
+    };
+    let share = |r: &Option<super::model::RelativeSize>, reference: &dyn Fn(&str) -> f32, own| {
+        r.as_ref()
+            .map(|r| reference(&r.from).max(0.0) * r.fraction)
+            .filter(|v| v.is_finite())
+            .unwrap_or(own)
+    };
+    (
+        share(&a.relative_width, &across, width),
+        share(&a.relative_height, &down, height),
+    )
+}
+
+/// An offset along one axis, points: its share of the reference box's `extent` (a
+/// relative position) plus the offset in points.
+fn offset(points: Option<f32>, share: Option<f32>, extent: f32) -> Option<f32> {
+    match (points, share) {
+        (p, Some(s)) => Some(s * extent + p.unwrap_or(0.0)),
+        (p, None) => p,
     }
 }
 
@@ -210,13 +258,17 @@ mod tests {
         Anchor {
             align_h: h.1.map(str::to_owned),
             offset_h: Some(h.2),
+            share_h: None,
             relative_h: Some(h.0.to_owned()),
             align_v: v.1.map(str::to_owned),
             offset_v: Some(v.2),
+            share_v: None,
             relative_v: Some(v.0.to_owned()),
             wrap: wrap.to_owned(),
             behind_text: false,
             z_order: None,
+            relative_width: None,
+            relative_height: None,
         }
     }
 

@@ -14,10 +14,11 @@ use crate::office::{Ns, OfficeErrorKind};
 use crate::office::chart::model::Color as ChartColor;
 use crate::office::chart::parse_chart;
 use crate::office::pptx::color::ColorCtx;
+use crate::office::pptx::model::{GeomPath, EMU_PER_POINT};
 
 use super::model::{
     Anchor, Border, ChartFrame, Color, GroupChild, Image, ImageSource, Inline, Line, Placeholder,
-    ShapeGroup, TextBox, WordArt,
+    RelativeSize, ShapeGroup, TextBox, WordArt,
 };
 use super::parse::{Parser, UNDERSTOOD};
 use super::props::emu;
@@ -58,6 +59,8 @@ struct Frame {
     geometry: Option<String>,
     /// Its adjust values (`a:avLst`).
     geometry_adjust: Vec<(String, f64)>,
+    /// The shape's custom geometry (`a:custGeom`), evaluated; empty for a preset.
+    custom_geometry: Vec<GeomPath>,
     /// Where a text box's text sits (`wps:bodyPr anchor`).
     text_anchor: Option<String>,
     /// Opacity of the fill, when not opaque.
@@ -146,6 +149,7 @@ impl Parser<'_, '_> {
                         rotation: frame.rotation,
                         geometry: frame.geometry.clone(),
                         geometry_adjust: frame.geometry_adjust.clone(),
+                        custom_geometry: frame.custom_geometry.clone(),
                         line: None,
                         text_anchor: frame.text_anchor.clone(),
                         fill_opacity: frame.fill_opacity,
@@ -189,6 +193,9 @@ impl Parser<'_, '_> {
                         .and_then(|p| p.child(Ns::A, "prstGeom"))
                         .map(crate::office::drawingml::adjust_values)
                         .unwrap_or_default();
+                    inner.custom_geometry = props
+                        .and_then(|p| custom_geometry(p, (inner.width, inner.height)))
+                        .unwrap_or_default();
                     let body = c.child(Ns::Wps, "bodyPr");
                     inner.insets = body.and_then(body_insets);
                     inner.text_anchor = body
@@ -222,6 +229,7 @@ impl Parser<'_, '_> {
                             rotation: inner.rotation,
                             geometry: inner.geometry,
                             geometry_adjust: inner.geometry_adjust,
+                            custom_geometry: inner.custom_geometry,
                             line,
                             text_anchor: None,
                             fill_opacity: inner.fill_opacity,
@@ -496,6 +504,7 @@ impl Parser<'_, '_> {
                         rotation: shape.rotation,
                         geometry: None,
                         geometry_adjust: Vec::new(),
+                        custom_geometry: Vec::new(),
                         line: None,
                         text_anchor: None,
                         fill_opacity: shape.fill.and(shape.opacity),
@@ -658,16 +667,32 @@ fn vml_anchor(el: Element<'_>, style: &str) -> Option<Anchor> {
     Some(Anchor {
         align_h: align("mso-position-horizontal"),
         offset_h: len("margin-left").or_else(|| len("left")),
+        // `mso-left-percent` and `mso-top-percent` are left to the stored offsets,
+        // which Word writes beside them.
+        share_h: None,
         relative_h: relative("mso-position-horizontal-relative", "column")
             .or_else(|| Some("column".to_owned())),
         align_v: align("mso-position-vertical"),
         offset_v: len("margin-top").or_else(|| len("top")),
+        share_v: None,
         relative_v: relative("mso-position-vertical-relative", "paragraph")
             .or_else(|| Some("paragraph".to_owned())),
         wrap: wrap.to_owned(),
         behind_text: z.is_some_and(|z| z < 0),
         z_order: z.map(|z| z.unsigned_abs().min(u64::from(u32::MAX)) as u32),
+        relative_width: vml_relative(style, "width"),
+        relative_height: vml_relative(style, "height"),
     })
+}
+
+/// A VML relative size (`mso-width-percent`, tenths of a percent, of
+/// `mso-width-relative`; the same for height), the VML form of `wp14:sizeRelH`.
+fn vml_relative(style: &str, side: &str) -> Option<RelativeSize> {
+    let share: f32 = style_value(style, &format!("mso-{side}-percent"))?
+        .parse()
+        .ok()?;
+    let from = style_value(style, &format!("mso-{side}-relative")).unwrap_or("margin");
+    relative_share(from, share / 1000.0)
 }
 
 impl Parser<'_, '_> {
@@ -797,6 +822,7 @@ fn vml_plain_shape(el: Element<'_>, shape: &VmlShape) -> Option<Inline> {
         rotation: shape.rotation,
         geometry,
         geometry_adjust: Vec::new(),
+        custom_geometry: Vec::new(),
         line: None,
         text_anchor: None,
         fill_opacity: fill.and(shape.opacity),
@@ -913,13 +939,17 @@ fn group_origin() -> Anchor {
     Anchor {
         align_h: None,
         offset_h: Some(0.0),
+        share_h: None,
         relative_h: None,
         align_v: None,
         offset_v: Some(0.0),
+        share_v: None,
         relative_v: None,
         wrap: "none".to_owned(),
         behind_text: false,
         z_order: None,
+        relative_width: None,
+        relative_height: None,
     }
 }
 
@@ -1031,6 +1061,34 @@ fn xfrm_ext(props: Element<'_>, name: &str) -> Option<(f32, f32)> {
     (w > 0.0 && h > 0.0).then_some((w, h))
 }
 
+/// The custom geometry (`a:custGeom`) of shape properties `props`, its guides evaluated
+/// at the shape's own extent in its own units (EMU, or a group's child units), which
+/// `w` and `h` are in; `size` (points) stands in when the shape has no `a:xfrm`.
+/// `None` without a custom geometry or a size to evaluate it at.
+fn custom_geometry(props: Element<'_>, size: (f32, f32)) -> Option<Vec<GeomPath>> {
+    let geom = props.child(Ns::A, "custGeom")?;
+    let ext = props
+        .child(Ns::A, "xfrm")
+        .and_then(|x| x.child(Ns::A, "ext"));
+    let raw = |n: &str| {
+        ext.and_then(|e| e.attr_local(n))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+    };
+    let (w, h) = match (raw("cx"), raw("cy")) {
+        (Some(w), Some(h)) => (w, h),
+        _ => (
+            f64::from(size.0) * EMU_PER_POINT,
+            f64::from(size.1) * EMU_PER_POINT,
+        ),
+    };
+    let ok = |v: f64| v.is_finite() && v > 0.0;
+    if !(ok(w) && ok(h)) {
+        return None;
+    }
+    let paths = crate::office::pptx::geometry::custom_paths(geom, w, h);
+    (!paths.is_empty()).then_some(paths)
+}
+
 /// A line's width (`a:ln w`, EMU): Word's 0.75 pt when absent, at most 72 pt.
 fn line_width(ln: Element<'_>) -> f32 {
     ln.attr_local("w")
@@ -1082,19 +1140,25 @@ fn frame_of(el: Element<'_>, anchored: bool) -> Frame {
             .map(str::to_owned)
     });
     let anchor = anchored.then(|| {
-        let pos = |name: &str| {
+        let pos = |name: &str, pct: &str| {
             let p = el.child(Ns::Wp, name);
             (
                 p.and_then(|p| p.child(Ns::Wp, "align"))
                     .map(|a| a.text().trim().to_owned()),
                 p.and_then(|p| p.child(Ns::Wp, "posOffset"))
                     .and_then(|o| emu(&o.text())),
+                // Thousandths of a percent of the reference box; the `mc:Choice` that
+                // holds it wins over the `wp:posOffset` fallback Word writes beside it.
+                p.and_then(|p| p.child(Ns::Wp14, pct))
+                    .and_then(|o| o.text().trim().parse::<f32>().ok())
+                    .map(|v| v / 100_000.0)
+                    .filter(|v| v.is_finite() && v.abs() <= 10.0),
                 p.and_then(|p| p.attr_local("relativeFrom"))
                     .map(str::to_owned),
             )
         };
-        let (align_h, offset_h, relative_h) = pos("positionH");
-        let (align_v, offset_v, relative_v) = pos("positionV");
+        let (align_h, offset_h, share_h, relative_h) = pos("positionH", "pctPosHOffset");
+        let (align_v, offset_v, share_v, relative_v) = pos("positionV", "pctPosVOffset");
         let wrap = el
             .elements()
             .find_map(|c| {
@@ -1113,15 +1177,19 @@ fn frame_of(el: Element<'_>, anchored: bool) -> Frame {
         Anchor {
             align_h,
             offset_h,
+            share_h,
             relative_h,
             align_v,
             offset_v,
+            share_v,
             relative_v,
             wrap,
             behind_text: el
                 .attr_local("behindDoc")
                 .is_some_and(|v| matches!(v, "1" | "true")),
             z_order: el.attr_local("relativeHeight").and_then(|v| v.parse().ok()),
+            relative_width: relative_size(el, "sizeRelH", "pctWidth"),
+            relative_height: relative_size(el, "sizeRelV", "pctHeight"),
         }
     });
     Frame {
@@ -1131,6 +1199,27 @@ fn frame_of(el: Element<'_>, anchored: bool) -> Frame {
         anchor,
         ..Frame::default()
     }
+}
+
+/// A Word 2010 relative size of anchor `el` (`wp14:sizeRelH` with `wp14:pctWidth`,
+/// `wp14:sizeRelV` with `wp14:pctHeight`: thousandths of a percent of `relativeFrom`).
+/// Word keeps the stored extent when the share is 0, so a 0 reads as none.
+fn relative_size(el: Element<'_>, name: &str, pct: &str) -> Option<RelativeSize> {
+    let rel = el.child(Ns::Wp14, name)?;
+    let share: f32 = rel.child(Ns::Wp14, pct)?.text().trim().parse().ok()?;
+    relative_share(
+        rel.attr_local("relativeFrom").unwrap_or("margin"),
+        share / 100_000.0,
+    )
+}
+
+/// A relative size of `fraction` of `from`; `None` for no share or a hostile one (Word
+/// caps `pctWidth`/`pctHeight` at 1000 %).
+fn relative_share(from: &str, fraction: f32) -> Option<RelativeSize> {
+    (fraction.is_finite() && fraction > 0.0).then(|| RelativeSize {
+        from: from.to_owned(),
+        fraction: fraction.min(10.0),
+    })
 }
 
 /// Width and height from a VML `style` attribute (`width:186.95pt;height:110.55pt`).

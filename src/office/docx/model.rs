@@ -15,6 +15,7 @@ pub use crate::office::media::{ImageSource, MediaPart};
 pub use super::forms::CheckBox;
 pub use super::page_border::{PageBorderDisplay, PageBorderOffset, PageBorderSide, PageBorders};
 
+use crate::office::pptx::model::GeomPath;
 use crate::office::CoreProperties;
 
 /// A parsed Word document.
@@ -729,6 +730,10 @@ pub struct Anchor {
     /// Horizontal offset.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset_h: Option<f32>,
+    /// A horizontal offset given as a share of the reference box's width (Word 2010's
+    /// `wp14:pctPosHOffset`, 1.0 the whole width); `offset_h` adds to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_h: Option<f32>,
     /// What the horizontal position is relative to (column, page, margin …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relative_h: Option<String>,
@@ -738,6 +743,10 @@ pub struct Anchor {
     /// Vertical offset.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset_v: Option<f32>,
+    /// A vertical offset as a share of the reference box's height (`wp14:pctPosVOffset`);
+    /// `offset_v` adds to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_v: Option<f32>,
     /// What the vertical position is relative to (paragraph, page, margin …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relative_v: Option<String>,
@@ -749,6 +758,27 @@ pub struct Anchor {
     /// Word's stacking order among floating objects (`relativeHeight`): higher is on top.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z_order: Option<u32>,
+    /// A width that is a share of a part of the page (`wp14:sizeRelH`, VML
+    /// `mso-width-percent`), in place of the stored extent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative_width: Option<RelativeSize>,
+    /// A height that is a share of a part of the page (`wp14:sizeRelV`, VML
+    /// `mso-height-percent`), in place of the stored extent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative_height: Option<RelativeSize>,
+}
+
+/// An extent given as a share of a part of the page: Word 2010's relative sizes
+/// (MS-ODRAWXML `CT_SizeRelH`/`CT_SizeRelV`), which win over `wp:extent` when present.
+/// The page is only known when rendering, so the share is kept and resolved there.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RelativeSize {
+    /// What the share is of: `page`, `margin` (the text area), `leftMargin`,
+    /// `rightMargin`, `topMargin`, `bottomMargin`, `insideMargin`, `outsideMargin`.
+    pub from: String,
+    /// The share, 1.0 for the whole reference (`pctHeight` 100000).
+    pub fraction: f32,
 }
 
 /// A text box (DrawingML `wps:txbx` or VML `v:textbox`).
@@ -787,6 +817,11 @@ pub struct TextBox {
     /// The preset's adjust values (`a:avLst`), when the document gives any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub geometry_adjust: Vec<(String, f64)>,
+    /// A custom outline (`a:custGeom`), its guides evaluated at the shape's own size:
+    /// each path in its own coordinate space (one without gets the shape's), drawn
+    /// scaled to the box. Empty for a preset or a plain box.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub custom_geometry: Vec<GeomPath>,
     /// A line or connector (`wps:cNvCnPr`, `line`, `*Connector*` geometries), drawn as a
     /// stroke across the box instead of a box.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -32,8 +32,10 @@ const DEFAULT_TAB_STOP: f32 = 36.0;
 /// Deepest table nesting kept as tables; Word documents rarely go past three.
 const MAX_TABLE_DEPTH: usize = 32;
 
-/// Namespaces whose `mc:Choice` content this parser reads (Word 2010 shapes and groups).
-pub(crate) const UNDERSTOOD: &[Ns] = &[Ns::Wps, Ns::Wpg];
+/// Namespaces whose `mc:Choice` content this parser reads (Word 2010 shapes and groups,
+/// and the drawing extensions whose only `mc:Choice` content is a position given as a
+/// share of the page, `wp14:pctPosHOffset`/`pctPosVOffset`).
+pub(crate) const UNDERSTOOD: &[Ns] = &[Ns::Wps, Ns::Wpg, Ns::Wp14];
 
 /// Opens `bytes` as a Word package and parses it.
 pub fn parse_docx(bytes: &[u8], limits: &OfficeLimits) -> OfficeResult<Document> {

@@ -1112,6 +1112,11 @@ impl<'d> Renderer<'d, '_> {
     }
 
     fn inline(&mut self, inline: &Inline, base: &RunFormat) {
+        // A size relative to the page is resolved first, against this page; the copy
+        // has a fixed size, so it goes through the arms below like any other.
+        if let Some(sized) = self.page_sized(inline) {
+            return self.inline(&sized, base);
+        }
         match inline {
             Inline::Text { text, format } => self.text(text, format, base),
             Inline::Symbol { text, format, .. } => self.text(text, format, base),
@@ -1134,12 +1139,9 @@ impl<'d> Renderer<'d, '_> {
                 if let Some(h) = b.height {
                     let _ = write!(style, "min-height:{}pt;", num(h));
                 }
-                // A preset other than a rectangle is drawn as SVG behind its text; the
-                // box itself then paints nothing.
-                let shape = b
-                    .geometry
-                    .as_deref()
-                    .and_then(|g| geometry_svg(g, b, self.out.len()));
+                // A preset other than a rectangle, or a custom outline, is drawn as SVG
+                // behind its text; the box itself then paints nothing.
+                let shape = geometry_svg(b, self.out.len());
                 if let Some(shape) = &shape {
                     style.push_str(&shape.style);
                 } else {
@@ -1749,6 +1751,49 @@ impl<'d> Renderer<'d, '_> {
 
     /// Placement of a floating object of `w` × `h` points: from its anchor on the page
     /// (`super::anchor`), or beside the text where it stands inside a cell or text box.
+    /// `inline` with its page-relative width or height (`wp14:sizeRelH`/`sizeRelV`)
+    /// turned into points on this page, when it has one and the page is known; `None`
+    /// otherwise. Only pictures and shapes: a group's children are placed in points
+    /// already, and stay at their stored size.
+    fn page_sized(&self, inline: &Inline) -> Option<Inline> {
+        let page = self.setup.filter(|_| self.nested == 0)?;
+        let relative = |a: &Option<Anchor>| {
+            a.as_ref()
+                .filter(|a| a.relative_width.is_some() || a.relative_height.is_some())
+                .cloned()
+        };
+        // The copy keeps its anchor, less the relative sizes already applied.
+        let fixed = |mut a: Anchor| {
+            a.relative_width = None;
+            a.relative_height = None;
+            Some(a)
+        };
+        match inline {
+            Inline::TextBox(b) => {
+                let a = relative(&b.anchor)?;
+                let (w, h) =
+                    super::anchor::size(&a, b.width.unwrap_or(0.0), b.height.unwrap_or(0.0), page);
+                Some(Inline::TextBox(super::model::TextBox {
+                    width: Some(w).filter(|w| *w > 0.0),
+                    height: Some(h).filter(|h| *h > 0.0),
+                    anchor: fixed(a),
+                    ..b.clone()
+                }))
+            }
+            Inline::Image(img) => {
+                let a = relative(&img.anchor)?;
+                let (width, height) = super::anchor::size(&a, img.width, img.height, page);
+                Some(Inline::Image(super::model::Image {
+                    width,
+                    height,
+                    anchor: fixed(a),
+                    ..img.clone()
+                }))
+            }
+            _ => None,
+        }
+    }
+
     fn place(&self, style: &mut String, a: &Anchor, w: f32, h: f32) {
         match self.setup {
             Some(page) if self.nested == 0 => {
@@ -2146,15 +2191,32 @@ struct ShapeSvg {
     svg: String,
 }
 
-/// The preset geometry `g` of text box `b` drawn from the shared DrawingML engine at the
-/// box's size, with its fill (solid or linear gradient), outline and shaded fill modes;
-/// `None` when the box has no size to draw at. `uid` makes the gradient id unique in the
-/// page (the output length at the call, which only grows).
-fn geometry_svg(g: &str, b: &super::model::TextBox, uid: usize) -> Option<ShapeSvg> {
-    use crate::office::drawingml::{path::fmt, preset_outline, svg_paths};
+/// The geometry of text box `b` (its custom outline, else its preset) drawn from the
+/// shared DrawingML engine at the box's size, with its fill (solid or linear gradient),
+/// outline and shaded fill modes; `None` for a plain box or one with no size to draw
+/// at. `uid` makes the gradient id unique in the page (the output length at the call,
+/// which only grows).
+fn geometry_svg(b: &super::model::TextBox, uid: usize) -> Option<ShapeSvg> {
+    use crate::office::drawingml::{path::fmt, preset_outline, svg_paths, Outline};
+    if b.geometry.is_none() && b.custom_geometry.is_empty() {
+        return None;
+    }
     let w = f64::from(b.width.filter(|w| *w > 0.0)?);
     let h = f64::from(b.height.filter(|h| *h > 0.0)?);
-    let outline = preset_outline(g, w, h, &b.geometry_adjust);
+    let outline = match &b.geometry {
+        // A custom geometry's text rectangle is the box: its `a:rect` is nearly always
+        // the whole shape, and the PPTX renderer reads it the same way.
+        _ if !b.custom_geometry.is_empty() => Outline {
+            paths: b
+                .custom_geometry
+                .iter()
+                .map(crate::office::pptx::geometry::engine_path)
+                .collect(),
+            text_rect: [0.0, 0.0, w, h],
+        },
+        Some(g) => preset_outline(g, w, h, &b.geometry_adjust),
+        None => return None,
+    };
     let mut svg = format!(
         "<svg class=\"docx-geom\" viewBox=\"0 0 {} {}\" preserveAspectRatio=\"none\" aria-hidden=\"true\" style=\"position:absolute;left:0;top:0;width:100%;height:100%;overflow:visible;z-index:-1\">",
         fmt(w),

@@ -70,7 +70,7 @@ pub(super) fn shape_paths(geometry: &Geometry, w: f64, h: f64) -> Vec<SubPath> {
 }
 
 /// A model path as the engine's evaluated path.
-fn engine_path(p: &GeomPath) -> Path {
+pub(crate) fn engine_path(p: &GeomPath) -> Path {
     Path {
         width: p.width,
         height: p.height,
@@ -168,12 +168,21 @@ pub(super) fn arrow_head(end: &LineEnd, tip: P, from: P, width: f64) -> (String,
 }
 
 /// Reads an `a:custGeom` for a shape of `w` × `h` EMU, evaluating its guides with the
-/// engine. A path without its own `w`/`h` is in the shape's units: it gets the shape's
-/// size, so the renderer can scale every path the same way.
+/// engine.
 pub(super) fn custom_geometry(el: Element<'_>, w: f64, h: f64) -> Geometry {
+    Geometry::Custom {
+        paths: custom_paths(el, w, h),
+    }
+}
+
+/// The paths of an `a:custGeom` for a shape of `w` × `h` (EMU, or a group's child
+/// units), guides evaluated. A path without its own `w`/`h` is in the shape's units: it
+/// gets the shape's size, so a renderer can scale every path the same way. Shared with
+/// the DOCX renderer, whose shapes use the same DrawingML.
+pub(crate) fn custom_paths(el: Element<'_>, w: f64, h: f64) -> Vec<GeomPath> {
     let def = parse::geometry(el, parse::DOCUMENT_LIMITS);
     let outline = drawingml::evaluate(&def, w, h, &[]);
-    let paths = outline
+    outline
         .paths
         .into_iter()
         .map(|p| GeomPath {
@@ -211,8 +220,7 @@ pub(super) fn custom_geometry(el: Element<'_>, w: f64, h: f64) -> Geometry {
                 })
                 .collect(),
         })
-        .collect();
-    Geometry::Custom { paths }
+        .collect()
 }
 
 #[cfg(test)]

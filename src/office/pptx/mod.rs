@@ -23,7 +23,7 @@ mod chart;
 pub(crate) mod color;
 mod effect;
 mod fill;
-mod geometry;
+pub(crate) mod geometry;
 mod paint;
 mod parse;
 mod table;
