@@ -1,13 +1,5 @@
 //! The CSV stage on arbitrary bytes: encoding detection, delimiter sniffing, quoting and
 //! the first block of the grid.
 #![no_main]
-use libfuzzer_sys::fuzz_target;
-use previewd::office::xlsx::grid;
-use previewd::office::OfficeLimits;
 
-fuzz_target!(|data: &[u8]| {
-    let (text, _) = previewd::csv::decode(data);
-    let _ = previewd::csv::sniff_delimiter(&text, ',');
-    let book = previewd::csv::parse_csv(data, "fuzz.csv", &OfficeLimits::default());
-    let _ = grid::rows_json(&book, 0, 0, grid::BLOCK_ROWS, false);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| previewd_fuzz::csv_sniff::run(data));

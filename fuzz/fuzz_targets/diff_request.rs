@@ -1,17 +1,4 @@
 //! The `diffs` tool contract on arbitrary request bodies, then the model and the viewer.
 #![no_main]
-use libfuzzer_sys::fuzz_target;
-use previewd::diff::{build_model, DiffDefaults, DiffOutcome, DiffRequest};
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(request) = DiffRequest::from_json_bytes(data, &DiffDefaults::default()) else {
-        return;
-    };
-    if let Ok(DiffOutcome::Changed(model)) = build_model(&request) {
-        let options = previewd::diff::view::ViewOptions::from_request(
-            &request,
-            previewd::diff::view::Variant::Viewer,
-        );
-        let _ = previewd::diff::view::render(&model, &options);
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| previewd_fuzz::diff_request::run(data));

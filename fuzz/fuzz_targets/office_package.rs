@@ -1,16 +1,4 @@
 //! The Office container guard on arbitrary bytes: open, list, read every part as XML.
 #![no_main]
-use libfuzzer_sys::fuzz_target;
-use previewd::office::{OfficeLimits, OfficePackage};
 
-fuzz_target!(|data: &[u8]| {
-    let limits = OfficeLimits::default();
-    let Ok(package) = OfficePackage::open(data, &limits) else {
-        return;
-    };
-    let names: Vec<String> = package.part_names().map(str::to_owned).collect();
-    for name in names {
-        let _ = package.read_xml(&name, &[]);
-        let _ = package.relationships(&name);
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| previewd_fuzz::office_package::run(data));

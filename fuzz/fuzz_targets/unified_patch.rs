@@ -1,11 +1,5 @@
 //! The unified-patch parser (git, diff -u, hg, svn) on arbitrary text: never panics, and a
 //! parsed model renders back to a patch that parses again.
 #![no_main]
-use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &str| {
-    if let Ok(model) = previewd::diff::parse_patch(data) {
-        let again = model.to_unified();
-        let _ = previewd::diff::parse_patch(&again);
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &str| previewd_fuzz::unified_patch::run(data));
