@@ -84,7 +84,10 @@ fn a_cjk_pdf_embeds_its_cff_face_as_opentype() {
     assert!(!warnings.contains("Mismatch"), "{warnings}");
     let (fonts, _) = poppler("pdffonts", &pdf.bytes, &[]);
     assert!(fonts.contains("CID Type 0C (OT)"), "{fonts}");
-    assert!(fonts.contains("CID TrueType"), "the shipped face stays TrueType: {fonts}");
+    assert!(
+        fonts.contains("CID TrueType"),
+        "the shipped face stays TrueType: {fonts}"
+    );
 }
 
 #[test]

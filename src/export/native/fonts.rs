@@ -408,7 +408,7 @@ impl Fonts {
         let candidate = &fallback.candidates[i];
         let cp = c as u32;
         let at = candidate.ranges.partition_point(|&(_, hi)| hi < cp);
-        if !candidate.ranges.get(at).is_some_and(|&(lo, _)| lo <= cp) {
+        if candidate.ranges.get(at).is_none_or(|&(lo, _)| lo > cp) {
             return None;
         }
         // The ranges are the cmap's segments; a segment can still map a character to
