@@ -318,7 +318,11 @@ pub struct DiffsConfig {
     pub max_artifact_bytes: u64,
     /// Most bytes the whole store may hold (every file: recipes, cached viewer pages,
     /// PNG/PDF files, temp files). When a new artifact does not fit, expired ones are swept
-    /// first; if it still does not fit the call is refused with `storage_full` (507).
+    /// first; if it still does not fit the call is refused with `storage_full` (507). With
+    /// `store.backend = "s3"` it bounds the prefix's `diffs/` folder, shared by every
+    /// instance and tenant using that prefix; each instance recounts it at most every 10 s
+    /// (and always before refusing), so instances writing at once can overshoot it by what
+    /// they wrote in that time.
     pub max_total_bytes: u64,
     /// fsync artifacts so they survive a power loss (atomicity does not depend on it).
     pub fsync: bool,

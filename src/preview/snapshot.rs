@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::ops::Deref;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::body::Bytes;
 use rand::RngCore;
@@ -26,7 +26,7 @@ use subtle::ConstantTimeEq;
 use crate::config::SnapshotConfig;
 use crate::error::Error;
 use crate::markup::{escape, human_size};
-use crate::store::snapshots::{remaining, SharedSnapshots, StoredSnapshot};
+use crate::store::snapshots::{remaining, SharedSnapshots, StoredSnapshot, PENDING_MAX};
 use crate::workspace::{Root, ScopedRead};
 
 use super::office::OfficeModel;
@@ -273,6 +273,34 @@ pub struct SnapshotStore {
     shared: Option<Shared>,
 }
 
+/// The metadata `store` keeps of `snapshot` (made on this instance with lifetime `ttl`)
+/// when it is published: pending (no bytes, the size at open) while its table is still
+/// being read.
+fn stored_meta(store: &SharedSnapshots, snapshot: &Snapshot, ttl: Duration) -> StoredSnapshot {
+    let read = &snapshot.read;
+    // A snapshot made here expires `ttl` after it was made, so its creation is known
+    // exactly, whether it is published at once or completed after its table's read.
+    let created_at = snapshot.expires_at.checked_sub(ttl).unwrap_or(UNIX_EPOCH);
+    let pending = snapshot.live.is_some();
+    StoredSnapshot {
+        version: 1,
+        id: snapshot.id.clone(),
+        token_sha256: hex::encode(snapshot.token_hash),
+        tenant: store.tenant().to_string(),
+        workspace_id: read.workspace_id.clone(),
+        relative_path: read.relative_path.as_str().to_string(),
+        kind: read.kind.as_str().to_string(),
+        size: read.size,
+        mtime_ms: read.mtime_ms,
+        sha256: read.sha256.clone(),
+        has_bytes: read.bytes.is_some(),
+        pending,
+        content_type: "application/octet-stream".to_string(),
+        created_at_ms: crate::diff::store::unix_ms(created_at),
+        expires_at_ms: crate::diff::store::unix_ms(snapshot.expires_at),
+    }
+}
+
 fn content_key(root: &Root, read: &ScopedRead) -> Option<ContentKey> {
     read.bytes.as_ref()?;
     Some((
@@ -299,40 +327,56 @@ impl SnapshotStore {
         self
     }
 
+    /// Whether a shared store is behind this one.
+    pub fn is_shared(&self) -> bool {
+        self.shared.is_some()
+    }
+
     /// Publishes a new snapshot to the shared store, if there is one (without one this
     /// does nothing). A snapshot that cannot be published is removed here too, so the
     /// caller never hands out a URL that only this instance could open. A table still
-    /// loading in the background has no bytes yet and stays on this instance.
+    /// being read in the background has no bytes yet: it is published as pending (other
+    /// instances answer `busy` until it is complete) and completed by
+    /// [`SnapshotStore::publish_loaded`] once its read ends.
     pub fn publish(&self, created: &Created) -> Result<(), Error> {
         let Some(shared) = &self.shared else {
             return Ok(());
         };
         let snapshot = &created.snapshot;
-        if snapshot.live.is_some() {
-            return Ok(());
-        }
-        let read = &snapshot.read;
-        let meta = StoredSnapshot {
-            version: 1,
-            id: snapshot.id.clone(),
-            token_sha256: hex::encode(snapshot.token_hash),
-            tenant: shared.store.tenant().to_string(),
-            workspace_id: read.workspace_id.clone(),
-            relative_path: read.relative_path.as_str().to_string(),
-            kind: read.kind.as_str().to_string(),
-            size: read.size,
-            mtime_ms: read.mtime_ms,
-            sha256: read.sha256.clone(),
-            has_bytes: read.bytes.is_some(),
-            content_type: "application/octet-stream".to_string(),
-            created_at_ms: crate::diff::store::unix_ms(SystemTime::now()),
-            expires_at_ms: crate::diff::store::unix_ms(snapshot.expires_at),
-        };
-        let published = blocking(|| shared.store.publish(&meta, read.bytes.as_deref()));
+        let meta = stored_meta(&shared.store, snapshot, self.ttl());
+        let published = blocking(|| shared.store.publish(&meta, snapshot.read.bytes.as_deref()));
         if published.is_err() {
             remove(&mut self.lock(), &snapshot.id);
         }
         published
+    }
+
+    /// Completes in the shared store a snapshot whose table [`SnapshotStore::publish`]
+    /// published as pending, now that its read has ended: with its bytes when it was read
+    /// whole, or by withdrawing it when it was not (this instance still shows the rows it
+    /// read). Nobody waits for this, so a failure is logged: the pending snapshot then
+    /// answers `busy` elsewhere until [`crate::store::snapshots::PENDING_MAX`] has passed.
+    pub fn publish_loaded(&self, snapshot: &Snapshot) {
+        let (Some(shared), Some(live)) = (&self.shared, &snapshot.live) else {
+            return;
+        };
+        let pending = stored_meta(&shared.store, snapshot, self.ttl());
+        let outcome = match live.loaded() {
+            Some(loaded) => {
+                let meta = StoredSnapshot {
+                    size: loaded.bytes.len() as u64,
+                    sha256: Some(loaded.sha256.clone()),
+                    has_bytes: true,
+                    pending: false,
+                    ..pending.clone()
+                };
+                blocking(|| shared.store.complete(&meta, &loaded.bytes, pending.size))
+            }
+            None => blocking(|| shared.store.withdraw(&pending)),
+        };
+        if let Err(e) = outcome {
+            tracing::warn!(snapshot = %snapshot.id, code = e.code(), "cannot complete a table's snapshot in the shared store");
+        }
     }
 
     /// The content a live snapshot of the same bytes at the same place holds, if any: a
@@ -396,6 +440,19 @@ impl SnapshotStore {
         let (true, Some(left)) = (token_ok, left) else {
             return Err(missing());
         };
+        if meta.pending {
+            let since = Duration::from_millis(
+                crate::diff::store::unix_ms(SystemTime::now()).saturating_sub(meta.created_at_ms),
+            );
+            if since >= PENDING_MAX {
+                // Its reader died or dropped it: it will never be complete.
+                return Err(missing());
+            }
+            return Err(Error::Busy {
+                reason: "This preview is a table still being read by the instance that made it; try again in a moment.".to_string(),
+                retry_after: Some(1),
+            });
+        }
         let (root, read, office, heap) = blocking(|| (shared.rebuild)(&meta, bytes))?;
         Ok(self.insert_loaded((id.to_string(), stored, left), root, read, office, heap))
     }
@@ -422,6 +479,11 @@ impl SnapshotStore {
         self.insert_locked(&mut inner, read, content, None)
     }
 
+    /// The lifetime of a snapshot made here.
+    fn ttl(&self) -> Duration {
+        Duration::from_secs(self.config.ttl_seconds.max(1))
+    }
+
     /// Keeps `read` as a new snapshot (own id and token) over `content` from
     /// [`SnapshotStore::shared_content`].
     pub fn insert_shared(&self, read: ScopedRead, content: Arc<Content>) -> Created {
@@ -439,7 +501,7 @@ impl SnapshotStore {
     ) -> Created {
         let id = random_hex(ID_HEX_LEN / 2);
         let token = random_hex(TOKEN_HEX_LEN / 2);
-        let ttl = Duration::from_secs(self.config.ttl_seconds.max(1));
+        let ttl = self.ttl();
         let token_hash = Sha256::digest(token.as_bytes()).into();
         let snapshot = self.insert_as(inner, read, content, key, (id, token_hash, ttl));
         Created { snapshot, token }

@@ -173,12 +173,21 @@ pub async fn create_snapshot(
         return Err(live.take_error().unwrap_or(Error::Internal));
     }
     let created = state.snapshots.insert_live(root, read, live.clone());
-    // The store charged an estimate; once the load has ended it charges what it holds.
+    // With a shared store, other instances learn of it now (and answer `busy` until its
+    // bytes are there); the tenant's quota is checked here, as for any snapshot.
+    state.snapshots.publish(&created)?;
+    // The store charged an estimate; once the load has ended it charges what it holds,
+    // and the shared store gets the bytes. That upload must not hold up the viewer's
+    // `complete` (the hook runs before it), so it goes to the runtime's blocking threads.
     let snapshot = Arc::downgrade(&created.snapshot);
     let state = state.clone();
+    let runtime = tokio::runtime::Handle::current();
     live.on_complete(move || {
         if let Some(snapshot) = snapshot.upgrade() {
             state.snapshots.recharge(&snapshot);
+            if state.snapshots.is_shared() {
+                runtime.spawn_blocking(move || state.snapshots.publish_loaded(&snapshot));
+            }
         }
     });
     Ok(created)

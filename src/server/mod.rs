@@ -199,6 +199,7 @@ fn open_stores(config: &Config) -> Result<Stores, SetupError> {
         let store = crate::store::S3ArtifactStore::new(
             objects.clone(),
             config.diffs.max_artifact_bytes,
+            config.diffs.max_total_bytes,
             StoreConfig::default().cleanup_interval,
         );
         return Ok((Arc::new(store), stats, Some(objects)));

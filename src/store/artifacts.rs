@@ -1,8 +1,19 @@
 //! [`S3ArtifactStore`]: diff artifacts in the shared bucket, under the same rules as the
 //! disk store (token hash only, expiry checked on every read, metadata last, nothing
 //! half-written ever served).
+//!
+//! # The byte cap
+//!
+//! `diffs.max_total_bytes` bounds the whole `diffs/` folder of the configured prefix: every
+//! instance (and every tenant) writing there shares it, as every user of one data directory
+//! shares the disk store's. An instance counts the folder (one listing) before its first
+//! write and again when its count is over [`USAGE_REFRESH`] old; in between it adds what it
+//! writes itself. A write that would not fit by that count is checked against a fresh one,
+//! then against a fresh one after sweeping expired artifacts, and refused with
+//! `storage_full` (507) only then, so a refusal is never made on an old figure. What other
+//! instances wrote since this one last counted can overshoot the cap, by at most what they
+//! write in [`USAGE_REFRESH`].
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
@@ -11,35 +22,98 @@ use super::objects::{ObjectError, Objects};
 use crate::diff::store::{
     check_derived, is_lower_hex, plan, random_hex, serialize_meta, unix_ms, valid_file_name,
     Artifact, ArtifactStore, CleanupReport, Created, NewArtifact, StoreError, ID_HEX_LEN,
-    MAX_META_BYTES, META_FILE, ORPHAN_MAX_AGE, TOKEN_HEX_LEN,
+    MAX_META_BYTES, META_FILE, TOKEN_HEX_LEN,
 };
 
 /// 80-bit ids practically never collide; a create-if-absent refusal picks another.
 const CREATE_ATTEMPTS: usize = 4;
+
+/// How long an instance trusts its count of the folder's bytes (see the module docs): a
+/// listing of `diffs/` costs a request per thousand objects, too many to make per write.
+pub const USAGE_REFRESH: Duration = Duration::from_secs(10);
+
+/// This instance's count of the bytes below `diffs/`.
+#[derive(Debug, Default)]
+struct Usage {
+    bytes: u64,
+    /// When the folder was last listed; `None` before the first count.
+    counted: Option<Instant>,
+}
 
 /// Diff artifacts in an S3-compatible bucket shared by every instance.
 #[derive(Debug)]
 pub struct S3ArtifactStore {
     objects: Arc<Objects>,
     max_artifact_bytes: u64,
+    max_total_bytes: u64,
     cleanup_interval: Duration,
     last_cleanup: Mutex<Option<Instant>>,
+    usage: Mutex<Usage>,
 }
 
 impl S3ArtifactStore {
-    /// Artifacts in `objects`, each at most `max_artifact_bytes`; the opportunistic sweep
-    /// runs at most once per `cleanup_interval` on each instance.
+    /// Artifacts in `objects`, each at most `max_artifact_bytes`, all of them together at
+    /// most `max_total_bytes` (see the module docs); the opportunistic sweep runs at most
+    /// once per `cleanup_interval` on each instance.
     pub fn new(
         objects: Arc<Objects>,
         max_artifact_bytes: u64,
+        max_total_bytes: u64,
         cleanup_interval: Duration,
     ) -> S3ArtifactStore {
         S3ArtifactStore {
             objects,
             max_artifact_bytes,
+            max_total_bytes,
             cleanup_interval,
             last_cleanup: Mutex::new(None),
+            usage: Mutex::new(Usage::default()),
         }
+    }
+
+    /// Takes `bytes` of the folder's budget for a write, or refuses it with
+    /// [`StoreError::StorageFull`] when even a fresh count after a sweep leaves no room.
+    fn admit(&self, now: SystemTime, bytes: u64) -> Result<(), StoreError> {
+        let fits = |used: u64| used.saturating_add(bytes) <= self.max_total_bytes;
+        {
+            let mut usage = self.usage();
+            let recent = usage.counted.is_some_and(|at| at.elapsed() < USAGE_REFRESH);
+            if recent && fits(usage.bytes) {
+                usage.bytes = usage.bytes.saturating_add(bytes);
+                return Ok(());
+            }
+        }
+        // An old count, or one with no room: count again (without the lock; a listing can
+        // take a while) before refusing anything.
+        let mut used = self.count()?;
+        if !fits(used) {
+            let swept = self.cleanup_at(now)?;
+            if swept.expired + swept.orphans > 0 {
+                used = self.count()?;
+            }
+        }
+        let mut usage = self.usage();
+        usage.counted = Some(Instant::now());
+        usage.bytes = used;
+        if !fits(used) {
+            return Err(StoreError::StorageFull {
+                max: self.max_total_bytes,
+            });
+        }
+        // Counted until the next listing, whether or not the write then succeeds: a count
+        // a little high only makes the next write recount sooner.
+        usage.bytes = used.saturating_add(bytes);
+        Ok(())
+    }
+
+    /// The bytes of every object below `diffs/`, by one listing.
+    fn count(&self) -> Result<u64, StoreError> {
+        let listed = self.objects.list("diffs/").map_err(unavailable)?;
+        Ok(listed.iter().map(|o| o.size).sum())
+    }
+
+    fn usage(&self) -> std::sync::MutexGuard<'_, Usage> {
+        self.usage.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn meta_key(id: &str) -> String {
@@ -121,26 +195,11 @@ impl S3ArtifactStore {
     }
 
     fn cleanup_at(&self, now: SystemTime) -> Result<CleanupReport, StoreError> {
-        let listed = self.objects.list("diffs/").map_err(unavailable)?;
-        // Every object of one artifact, and the newest modification among them.
-        let mut by_id: BTreeMap<String, (Vec<String>, u64)> = BTreeMap::new();
-        for object in listed {
-            let Some(id) = object
-                .key
-                .strip_prefix("diffs/")
-                .and_then(|rest| rest.split('/').next())
-                .filter(|id| is_lower_hex(id, ID_HEX_LEN))
-            else {
-                continue;
-            };
-            let entry = by_id.entry(id.to_string()).or_default();
-            entry.0.push(object.key.clone());
-            entry.1 = entry.1.max(object.modified_ms);
-        }
+        let groups = self.objects.list_by_id("diffs/").map_err(unavailable)?;
         let mut report = CleanupReport::default();
         let now_ms = unix_ms(now);
-        for (id, (keys, newest_ms)) in by_id {
-            let has_meta = keys.iter().any(|k| *k == Self::meta_key(&id));
+        for (id, group) in groups {
+            let has_meta = group.keys.iter().any(|k| *k == Self::meta_key(&id));
             let expired = if has_meta {
                 match self.read_meta(&id) {
                     Ok(Some(artifact)) if !artifact.is_expired(now) => continue,
@@ -155,13 +214,12 @@ impl S3ArtifactStore {
             } else {
                 false
             };
-            let orphan_max_ms = u64::try_from(ORPHAN_MAX_AGE.as_millis()).unwrap_or(u64::MAX);
-            if !expired && now_ms.saturating_sub(newest_ms) < orphan_max_ms {
+            if !expired && !group.abandoned(now_ms) {
                 // Perhaps another instance is writing it right now.
                 report.young_orphans += 1;
                 continue;
             }
-            match self.delete_objects(&id, &keys) {
+            match self.delete_objects(&id, &group.keys) {
                 Ok(()) if expired => report.expired += 1,
                 Ok(()) => report.orphans += 1,
                 Err(_) => report.failed += 1,
@@ -173,10 +231,16 @@ impl S3ArtifactStore {
 
 impl ArtifactStore for S3ArtifactStore {
     fn create(&self, new: NewArtifact, files: &[(&str, &[u8])]) -> Result<Created, StoreError> {
-        let (mut artifact, token, _total) =
-            plan(SystemTime::now(), new, files, self.max_artifact_bytes)?;
-        for _ in 0..CREATE_ATTEMPTS {
-            artifact.id = random_hex::<10>();
+        let now = SystemTime::now();
+        let (mut artifact, token, total) = plan(now, new, files, self.max_artifact_bytes)?;
+        artifact.id = random_hex::<10>();
+        // Every attempt's metadata is as long: only its random id differs.
+        let meta_bytes = serialize_meta(&artifact)?.len() as u64;
+        self.admit(now, total.saturating_add(meta_bytes))?;
+        for attempt in 0..CREATE_ATTEMPTS {
+            if attempt > 0 {
+                artifact.id = random_hex::<10>();
+            }
             match self.try_create(&artifact, files) {
                 Ok(Some(())) => {
                     self.maybe_cleanup();
@@ -262,6 +326,8 @@ impl ArtifactStore for S3ArtifactStore {
         bytes: &[u8],
     ) -> Result<(), StoreError> {
         check_derived(artifact, name, bytes, self.max_artifact_bytes)?;
+        // Under the same cap as the payloads; a refused page is served uncached.
+        self.admit(SystemTime::now(), bytes.len() as u64)?;
         // A derived file is determined by the payloads, so two instances rendering it at
         // once write the same bytes: overwrite is safe, and each put is atomic.
         self.objects

@@ -7,6 +7,7 @@
 //! its own runtime also means a stalled store cannot starve the server's runtime: only
 //! pool threads wait, each at most [`Objects::budget`].
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,6 +23,7 @@ use rand::Rng;
 
 use super::stats::{Op, StoreStats};
 use crate::config::SharedStoreConfig;
+use crate::diff::store::{is_lower_hex, ID_HEX_LEN, ORPHAN_MAX_AGE};
 
 /// The object user metadata key holding an object's expiry (unix milliseconds).
 pub const EXPIRES_METADATA: &str = "expires-at-ms";
@@ -55,6 +57,24 @@ pub struct Listed {
     pub size: u64,
     /// Last modification, unix milliseconds.
     pub modified_ms: u64,
+}
+
+/// The objects of one artifact or snapshot, as a sweep sees them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Group {
+    /// Their keys (below the configured prefix).
+    pub keys: Vec<String>,
+    /// The newest modification among them, unix milliseconds.
+    pub newest_ms: u64,
+}
+
+impl Group {
+    /// Whether even the newest of them is [`ORPHAN_MAX_AGE`] old at `now_ms`: left by a
+    /// writer that is gone, not one still writing.
+    pub fn abandoned(&self, now_ms: u64) -> bool {
+        let max_ms = u64::try_from(ORPHAN_MAX_AGE.as_millis()).unwrap_or(u64::MAX);
+        now_ms.saturating_sub(self.newest_ms) >= max_ms
+    }
 }
 
 /// A bucket (and key prefix) of an S3-compatible store.
@@ -295,6 +315,27 @@ impl Objects {
                 Ok(listed)
             })
         })
+    }
+
+    /// Every object below `folder` (`diffs/`, `snapshots/`) grouped by the id that
+    /// follows the folder in its key (`{folder}{id}/…`); keys without a valid id (20
+    /// lowercase hex digits) are passed over.
+    pub fn list_by_id(&self, folder: &str) -> Result<BTreeMap<String, Group>, ObjectError> {
+        let mut groups: BTreeMap<String, Group> = BTreeMap::new();
+        for object in self.list(folder)? {
+            let Some(id) = object
+                .key
+                .strip_prefix(folder)
+                .and_then(|rest| rest.split('/').next())
+                .filter(|id| is_lower_hex(id, ID_HEX_LEN))
+            else {
+                continue;
+            };
+            let group = groups.entry(id.to_string()).or_default();
+            group.newest_ms = group.newest_ms.max(object.modified_ms);
+            group.keys.push(object.key);
+        }
+        Ok(groups)
     }
 
     /// Runs `attempt` on the store's runtime until it succeeds, gives an answer, or the

@@ -12,6 +12,20 @@
 //! of the tenant's folder gives its live count and bytes without reading any metadata.
 //! Instances check the quota before they publish, so two creates racing on two instances
 //! can overshoot it by one snapshot each; it bounds a tenant's use, not an exact count.
+//!
+//! # Tables still being read
+//!
+//! A large CSV or workbook is read in the background ([`crate::csv::live`]): its POST
+//! answers before the instance has its bytes. Such a snapshot is published at once as
+//! *pending* (metadata with `pending: true` and no bytes, and its quota marker charged the
+//! size the file had when it was opened), so every instance knows its id and checks its
+//! token; another instance answers it with `busy` (429, `Retry-After: 1`) until the read
+//! ends. Then the instance that read it stores the bytes and replaces the metadata with the
+//! complete one ([`SharedSnapshots::complete`]), moving the marker to the size actually
+//! read; a read that fails withdraws the snapshot from the store
+//! ([`SharedSnapshots::withdraw`]), so other instances answer `not_found` while the reader
+//! still shows the rows it had. A snapshot still pending [`PENDING_MAX`] after its creation
+//! (its reader died or dropped it) is treated as missing.
 
 use std::time::{Duration, SystemTime};
 
@@ -19,12 +33,18 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::objects::{ObjectError, Objects};
-use crate::diff::store::{unix_ms, MAX_META_BYTES, META_FILE, ORPHAN_MAX_AGE};
+use crate::diff::store::{unix_ms, MAX_META_BYTES, META_FILE};
 use crate::error::Error;
 use crate::preview::snapshot::{is_lower_hex, ID_HEX_LEN};
 
 /// Version of the snapshot metadata layout.
 const META_VERSION: u32 = 1;
+
+/// Longest a snapshot may stay pending (its table still being read on the instance that
+/// made it) before other instances treat it as gone. Far longer than reading the largest
+/// table a kind's limit allows, even on a busy machine; an instance that died mid-read
+/// leaves its snapshot unanswerable for no longer than this.
+pub const PENDING_MAX: Duration = Duration::from_secs(10 * 60);
 
 /// A snapshot's metadata as stored in `snapshots/{id}/meta.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +72,11 @@ pub struct StoredSnapshot {
     pub sha256: Option<String>,
     /// Whether `snapshots/{id}/bytes` holds the read's bytes.
     pub has_bytes: bool,
+    /// The instance that made it is still reading its table: no bytes yet, and `size` is
+    /// the size the file had when it was opened (absent in metadata written before
+    /// tables were shared: false).
+    #[serde(default)]
+    pub pending: bool,
     /// Content type of the stored bytes.
     pub content_type: String,
     /// Creation, unix milliseconds.
@@ -139,17 +164,9 @@ impl SharedSnapshots {
         let id = &meta.id;
         let expires = meta.expires_at_ms;
         if let Some(bytes) = bytes {
-            self.put_new(
-                &format!("snapshots/{id}/bytes"),
-                bytes.to_vec(),
-                "application/octet-stream",
-                expires,
-            )?;
+            self.put_bytes(meta, bytes)?;
         }
-        let json = serde_json::to_vec(meta).map_err(|e| {
-            tracing::warn!(error = %e, "cannot serialize snapshot metadata");
-            Error::Internal
-        })?;
+        let json = meta_json(meta)?;
         self.put_new(
             &format!("snapshots/{id}/{META_FILE}"),
             json,
@@ -157,10 +174,80 @@ impl SharedSnapshots {
             expires,
         )?;
         self.put_new(
-            &format!("tenants/{}/{expires:013}-{}-{id}", self.tenant, meta.size),
+            &self.marker_key(meta, meta.size),
             Vec::new(),
             "application/octet-stream",
             expires,
+        )
+    }
+
+    /// Completes a snapshot [`SharedSnapshots::publish`]ed as pending, whose table has
+    /// now been read whole: its bytes first, then `meta` (complete) in place of the
+    /// pending metadata, then its quota marker moved from `pending_size` (the size at
+    /// open) to the size read. The tenant's quota is not checked again: the snapshot was
+    /// admitted at its POST, and its URL has been handed out.
+    pub fn complete(
+        &self,
+        meta: &StoredSnapshot,
+        bytes: &[u8],
+        pending_size: u64,
+    ) -> Result<(), Error> {
+        let id = &meta.id;
+        let expires = meta.expires_at_ms;
+        self.put_bytes(meta, bytes)?;
+        // This instance wrote the pending metadata under its own fresh id, so replacing it
+        // cannot clobber another snapshot; each put is atomic, so a reader sees the
+        // pending metadata or the complete one.
+        self.objects
+            .put(
+                &format!("snapshots/{id}/{META_FILE}"),
+                meta_json(meta)?,
+                "application/json",
+                expires,
+                false,
+            )
+            .map_err(unavailable)?;
+        if meta.size != pending_size {
+            self.put_new(
+                &self.marker_key(meta, meta.size),
+                Vec::new(),
+                "application/octet-stream",
+                expires,
+            )?;
+            self.objects
+                .delete(&self.marker_key(meta, pending_size))
+                .map_err(unavailable)?;
+        }
+        Ok(())
+    }
+
+    /// Removes a pending snapshot whose table could not be read whole: metadata first
+    /// (other instances answer `not_found` from then on), then its quota marker.
+    pub fn withdraw(&self, meta: &StoredSnapshot) -> Result<(), Error> {
+        self.objects
+            .delete(&format!("snapshots/{}/{META_FILE}", meta.id))
+            .map_err(unavailable)?;
+        self.objects
+            .delete(&self.marker_key(meta, meta.size))
+            .map_err(unavailable)
+    }
+
+    /// Writes the read's bytes of `meta`'s snapshot (before its metadata says they are there).
+    fn put_bytes(&self, meta: &StoredSnapshot, bytes: &[u8]) -> Result<(), Error> {
+        self.put_new(
+            &format!("snapshots/{}/bytes", meta.id),
+            bytes.to_vec(),
+            "application/octet-stream",
+            meta.expires_at_ms,
+        )
+    }
+
+    /// `tenants/{tenant}/{expiresAtMs}-{bytes}-{id}`: the quota marker of `meta` charged
+    /// `size` bytes.
+    fn marker_key(&self, meta: &StoredSnapshot, size: u64) -> String {
+        format!(
+            "tenants/{}/{:013}-{size}-{}",
+            self.tenant, meta.expires_at_ms, meta.id
         )
     }
 
@@ -215,7 +302,7 @@ impl SharedSnapshots {
     }
 
     /// Deletes expired snapshots (metadata first), orphans older than
-    /// [`ORPHAN_MAX_AGE`], and expired quota markers; returns how many were deleted.
+    /// [`crate::diff::store::ORPHAN_MAX_AGE`], and expired quota markers; returns how many were deleted.
     pub fn sweep(&self, now: SystemTime) -> Result<usize, Error> {
         let now_ms = unix_ms(now);
         let mut deleted = 0;
@@ -227,32 +314,19 @@ impl SharedSnapshots {
                 deleted += 1;
             }
         }
-        let mut by_id: std::collections::BTreeMap<String, (Vec<String>, u64)> = Default::default();
-        for object in self.objects.list("snapshots/").map_err(unavailable)? {
-            let Some(id) = object
-                .key
-                .split('/')
-                .nth(1)
-                .filter(|id| is_lower_hex(id, ID_HEX_LEN))
-            else {
-                continue;
-            };
-            let entry = by_id.entry(id.to_string()).or_default();
-            entry.0.push(object.key.clone());
-            entry.1 = entry.1.max(object.modified_ms);
-        }
-        let orphan_ms = u64::try_from(ORPHAN_MAX_AGE.as_millis()).unwrap_or(u64::MAX);
-        for (id, (mut keys, newest)) in by_id {
+        let groups = self.objects.list_by_id("snapshots/").map_err(unavailable)?;
+        for (id, group) in groups {
             let meta_key = format!("snapshots/{id}/{META_FILE}");
-            let has_meta = keys.contains(&meta_key);
+            let has_meta = group.keys.contains(&meta_key);
             let expired = has_meta
                 && match self.load_meta_expiry(&id)? {
                     Some(expires) => expires <= now_ms,
                     None => false,
                 };
-            let orphan = !has_meta && now_ms.saturating_sub(newest) >= orphan_ms;
+            let orphan = !has_meta && group.abandoned(now_ms);
             if expired || orphan {
                 // The metadata goes first: a failure part way leaves an invisible orphan.
+                let mut keys = group.keys;
                 keys.sort_by_key(|k| *k != meta_key);
                 for key in keys {
                     self.objects.delete(&key).map_err(unavailable)?;
@@ -272,6 +346,13 @@ impl SharedSnapshots {
             .and_then(|j| serde_json::from_slice::<StoredSnapshot>(&j).ok())
             .map(|m| m.expires_at_ms))
     }
+}
+
+fn meta_json(meta: &StoredSnapshot) -> Result<Vec<u8>, Error> {
+    serde_json::to_vec(meta).map_err(|e| {
+        tracing::warn!(error = %e, "cannot serialize snapshot metadata");
+        Error::Internal
+    })
 }
 
 /// `(expiresAtMs, bytes, id)` of a marker key `tenants/{tenant}/{expires}-{bytes}-{id}`.

@@ -89,14 +89,26 @@ impl Moto {
 
     /// The keys (below the bucket) of every object, by a plain ListObjects call.
     pub fn keys(&self) -> Vec<String> {
+        self.objects().into_iter().map(|(key, _)| key).collect()
+    }
+
+    /// The key and size of every object, by a plain ListObjects call.
+    pub fn objects(&self) -> Vec<(String, u64)> {
         let body = raw_http_body(
             self.port,
             &format!("GET /{BUCKET}?list-type=2 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"),
         );
-        body.split("<Key>")
+        let field = |entry: &str, name: &str| {
+            let open = format!("<{name}>");
+            let rest = entry.split(open.as_str()).nth(1)?;
+            Some(rest.split(&format!("</{name}>")).next()?.to_string())
+        };
+        body.split("<Contents>")
             .skip(1)
-            .filter_map(|s| s.split("</Key>").next())
-            .map(str::to_string)
+            .filter_map(|entry| {
+                let size = field(entry, "Size")?.parse().ok()?;
+                Some((field(entry, "Key")?, size))
+            })
             .collect()
     }
 }
@@ -243,44 +255,89 @@ impl Drop for Instance {
     }
 }
 
-/// A TCP relay to the store that, once armed, kills a process (SIGKILL) when a request
-/// whose bytes contain `needle` passes, before forwarding it.
+/// A TCP relay to the store that acts once a request whose bytes contain `needle`
+/// passes: [`Relay::start`] kills a process (SIGKILL) before forwarding it,
+/// [`Relay::holding`] holds it back until [`Relay::release`].
 pub struct Relay {
     pub endpoint: String,
+    /// The needle has passed (and the process was killed, or the request is held).
     pub fired: Arc<AtomicBool>,
     victim: Arc<AtomicI32>,
+    /// Hold mode: whether the held request may go on.
+    released: Option<Arc<AtomicBool>>,
+}
+
+/// What the relay does when its needle passes.
+#[derive(Clone)]
+struct Watch {
+    needle: &'static str,
+    fired: Arc<AtomicBool>,
+    victim: Arc<AtomicI32>,
+    released: Option<Arc<AtomicBool>>,
 }
 
 impl Relay {
+    /// A relay that kills the process given to [`Relay::arm`] when `needle` passes.
     pub fn start(upstream: u16, needle: &'static str) -> Relay {
+        Relay::with(upstream, needle, None)
+    }
+
+    /// A relay that holds the first request with `needle` (the request's connection
+    /// stalls, as on a slow network) until [`Relay::release`]; later ones pass.
+    pub fn holding(upstream: u16, needle: &'static str) -> Relay {
+        Relay::with(upstream, needle, Some(Arc::new(AtomicBool::new(false))))
+    }
+
+    fn with(upstream: u16, needle: &'static str, released: Option<Arc<AtomicBool>>) -> Relay {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let endpoint = format!("http://{}", listener.local_addr().unwrap());
-        let fired = Arc::new(AtomicBool::new(false));
-        let victim = Arc::new(AtomicI32::new(0));
-        let (f, v) = (fired.clone(), victim.clone());
+        let watch = Watch {
+            needle,
+            fired: Arc::new(AtomicBool::new(false)),
+            victim: Arc::new(AtomicI32::new(0)),
+            released,
+        };
+        let relay = Relay {
+            endpoint,
+            fired: watch.fired.clone(),
+            victim: watch.victim.clone(),
+            released: watch.released.clone(),
+        };
         std::thread::spawn(move || {
             for client in listener.incoming() {
                 let Ok(client) = client else { continue };
                 let Ok(server) = TcpStream::connect(("127.0.0.1", upstream)) else {
                     continue;
                 };
-                let (f, v) = (f.clone(), v.clone());
+                let watch = watch.clone();
                 let (client_r, server_w) =
                     (client.try_clone().unwrap(), server.try_clone().unwrap());
-                std::thread::spawn(move || pump_watching(client_r, server_w, needle, f, v));
+                std::thread::spawn(move || pump_watching(client_r, server_w, &watch));
                 std::thread::spawn(move || pump(server, client));
             }
         });
-        Relay {
-            endpoint,
-            fired,
-            victim,
-        }
+        relay
     }
 
     /// The process to kill when the needle passes.
     pub fn arm(&self, pid: u32) {
         self.victim.store(pid as i32, Ordering::SeqCst);
+    }
+
+    /// Waits (at most `limit`) until the needle has passed; whether it has.
+    pub fn wait_fired(&self, limit: Duration) -> bool {
+        let give_up = Instant::now() + limit;
+        while !self.fired.load(Ordering::SeqCst) && Instant::now() < give_up {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.fired.load(Ordering::SeqCst)
+    }
+
+    /// Lets the held request go on.
+    pub fn release(&self) {
+        if let Some(released) = &self.released {
+            released.store(true, Ordering::SeqCst);
+        }
     }
 }
 
@@ -294,13 +351,7 @@ fn pump(mut from: TcpStream, mut to: TcpStream) {
     let _ = to.shutdown(std::net::Shutdown::Both);
 }
 
-fn pump_watching(
-    mut from: TcpStream,
-    mut to: TcpStream,
-    needle: &str,
-    fired: Arc<AtomicBool>,
-    victim: Arc<AtomicI32>,
-) {
+fn pump_watching(mut from: TcpStream, mut to: TcpStream, watch: &Watch) {
     let mut buf = [0u8; 16 * 1024];
     // The tail of the previous chunk, so a needle split across two reads is still seen.
     let mut tail: Vec<u8> = Vec::new();
@@ -310,13 +361,27 @@ fn pump_watching(
         }
         let mut window = std::mem::take(&mut tail);
         window.extend_from_slice(&buf[..n]);
-        let pid = victim.load(Ordering::SeqCst);
-        if pid != 0 && String::from_utf8_lossy(&window).contains(needle) {
-            signal(pid as u32, libc::SIGKILL);
-            fired.store(true, Ordering::SeqCst);
-            // The request dies with its sender: nothing of it reaches the store.
-            let _ = to.shutdown(std::net::Shutdown::Both);
-            return;
+        let seen = || String::from_utf8_lossy(&window).contains(watch.needle);
+        match &watch.released {
+            Some(released) if !watch.fired.load(Ordering::SeqCst) && seen() => {
+                // Only the first such request is held (fired is set once, here).
+                if !watch.fired.swap(true, Ordering::SeqCst) {
+                    while !released.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(10));
+                    }
+                }
+            }
+            Some(_) => {}
+            None => {
+                let pid = watch.victim.load(Ordering::SeqCst);
+                if pid != 0 && seen() {
+                    signal(pid as u32, libc::SIGKILL);
+                    watch.fired.store(true, Ordering::SeqCst);
+                    // The request dies with its sender: nothing of it reaches the store.
+                    let _ = to.shutdown(std::net::Shutdown::Both);
+                    return;
+                }
+            }
         }
         if to.write_all(&buf[..n]).is_err() {
             break;
