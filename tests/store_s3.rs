@@ -66,6 +66,31 @@ fn pair(
     )
 }
 
+/// A workspace, a store, A and B on it and a client. A struct's fields are dropped in
+/// the order they are declared: the instances first, the folder last.
+struct Two {
+    a: Instance,
+    b: Instance,
+    moto: Moto,
+    http: reqwest::Client,
+    ws: std::path::PathBuf,
+    _tmp: tempfile::TempDir,
+}
+
+fn two(extra: &[(&str, &str)]) -> Two {
+    let (tmp, ws) = setup();
+    let moto = Moto::start(tmp.path());
+    let (a, b) = pair(&tmp, &ws, &moto, extra);
+    Two {
+        a,
+        b,
+        moto,
+        http: client(),
+        ws,
+        _tmp: tmp,
+    }
+}
+
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let ws = tmp.path().join("ws");
@@ -75,14 +100,12 @@ fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_diff_made_on_a_renders_on_b_and_expires_on_both() {
-    let (tmp, ws) = setup();
-    let moto = Moto::start(tmp.path());
-    let (a, b) = pair(&tmp, &ws, &moto, &[]);
-    let http = client();
+    let two = two(&[]);
+    let (a, b, moto, http) = (&two.a, &two.b, &two.moto, &two.http);
 
     let body = diff_ok(
-        &http,
-        &a,
+        http,
+        a,
         json!({"before": "a\nb\n", "after": "a\nc\n", "mode": "both", "title": "shared"}),
     )
     .await;
@@ -99,10 +122,10 @@ async fn a_diff_made_on_a_renders_on_b_and_expires_on_both() {
     // the stored recipe, and serves the PNG that A rendered.
     let viewer = path_of(d["viewerUrl"].as_str().unwrap()).to_string();
     let file = path_of(d["fileUrl"].as_str().unwrap()).to_string();
-    let page = get(&http, format!("{}{viewer}", b.base)).await;
+    let page = get(http, format!("{}{viewer}", b.base)).await;
     assert_eq!(page.status(), 200);
     assert!(page.text().await.unwrap().contains("shared"));
-    let png = get(&http, format!("{}{file}", b.base)).await;
+    let png = get(http, format!("{}{file}", b.base)).await;
     assert_eq!(png.status(), 200);
     assert_eq!(png.headers()["content-type"], "image/png");
     assert!(png.bytes().await.unwrap().starts_with(b"\x89PNG\r\n\x1a\n"));
@@ -113,13 +136,13 @@ async fn a_diff_made_on_a_renders_on_b_and_expires_on_both() {
         "{:?}",
         moto.keys()
     );
-    let again = get(&http, format!("{}{viewer}", a.base)).await;
+    let again = get(http, format!("{}{viewer}", a.base)).await;
     assert_eq!(again.status(), 200);
 
     // Expiry lives in the stored metadata, so it is the same on every instance.
     let body = diff_ok(
-        &http,
-        &a,
+        http,
+        a,
         json!({"before": "x\n", "after": "y\n", "mode": "view", "ttlSeconds": 1}),
     )
     .await;
@@ -127,12 +150,12 @@ async fn a_diff_made_on_a_renders_on_b_and_expires_on_both() {
     let short_id = body["details"]["artifactId"].as_str().unwrap().to_string();
     tokio::time::sleep(Duration::from_millis(1100)).await;
     for instance in [&a, &b] {
-        let r = get(&http, format!("{}{short}", instance.base)).await;
+        let r = get(http, format!("{}{short}", instance.base)).await;
         assert_eq!(r.status(), 404);
         assert_eq!(r.text().await.unwrap(), "Diff not found or expired");
     }
     // The sweep deletes it from the bucket (metadata and payload), and keeps the live one.
-    let store = sweeper(&moto);
+    let store = sweeper(moto);
     use previewd::diff::store::ArtifactStore;
     let report = store.cleanup(SystemTime::now()).unwrap();
     assert_eq!(report.expired, 1, "{report:?}");
@@ -142,9 +165,9 @@ async fn a_diff_made_on_a_renders_on_b_and_expires_on_both() {
 
     // Both report the shared store in /healthz and count its operations in /metrics.
     for instance in [&a, &b] {
-        let (_, health) = get_json(&http, format!("{}/healthz", instance.base)).await;
+        let (_, health) = get_json(http, format!("{}/healthz", instance.base)).await;
         assert_eq!(health["store"], json!({"backend": "s3", "state": "ok"}));
-        let metrics = get(&http, format!("{}/metrics", instance.base))
+        let metrics = get(http, format!("{}/metrics", instance.base))
             .await
             .text()
             .await
@@ -178,13 +201,11 @@ fn store_config(endpoint: &str) -> previewd::config::SharedStoreConfig {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_stopped_store_is_a_quick_503_on_both_and_they_recover() {
-    let (tmp, ws) = setup();
-    let moto = Moto::start(tmp.path());
-    let (a, b) = pair(&tmp, &ws, &moto, &[]);
-    let http = client();
+    let two = two(&[]);
+    let (a, b, moto, http) = (&two.a, &two.b, &two.moto, &two.http);
     let body = diff_ok(
-        &http,
-        &a,
+        http,
+        a,
         json!({"before": "a\n", "after": "b\n", "mode": "view"}),
     )
     .await;
@@ -194,28 +215,28 @@ async fn a_stopped_store_is_a_quick_503_on_both_and_they_recover() {
     for instance in [&a, &b] {
         // Each attempt has a 700 ms deadline and one retry: an answer, never a hang
         // (the client's own 30 s timeout would fail the test).
-        let r = get(&http, format!("{}{viewer}", instance.base)).await;
+        let r = get(http, format!("{}{viewer}", instance.base)).await;
         assert_eq!(r.status(), 503);
         let body: Value = r.json().await.unwrap();
         assert_eq!(body["error"]["code"], "store_unavailable", "{body}");
         let (status, body) = diff(
-            &http,
+            http,
             instance,
             json!({"before": "c\n", "after": "d\n", "mode": "view"}),
         )
         .await;
         assert_eq!(status, 503, "{body}");
         assert_eq!(body["error"]["code"], "store_unavailable");
-        let (_, health) = get_json(&http, format!("{}/healthz", instance.base)).await;
+        let (_, health) = get_json(http, format!("{}/healthz", instance.base)).await;
         assert_eq!(health["status"], "degraded");
         assert_eq!(health["store"]["state"], "unavailable");
     }
 
     moto.resume();
     for instance in [&a, &b] {
-        let r = get(&http, format!("{}{viewer}", instance.base)).await;
+        let r = get(http, format!("{}{viewer}", instance.base)).await;
         assert_eq!(r.status(), 200);
-        let (_, health) = get_json(&http, format!("{}/healthz", instance.base)).await;
+        let (_, health) = get_json(http, format!("{}/healthz", instance.base)).await;
         assert_eq!(health["store"]["state"], "ok");
     }
 }
@@ -267,15 +288,12 @@ async fn an_instance_killed_mid_write_leaves_nothing_the_other_serves() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_snapshot_made_on_a_opens_on_b_within_one_tenant_quota() {
-    let (tmp, ws) = setup();
+    let two = two(&[("PREVIEWD_STORE__TENANT_MAX_SNAPSHOTS", "3")]);
+    let (a, b, moto, ws, http) = (&two.a, &two.b, &two.moto, &two.ws, &two.http);
     std::fs::write(ws.join("notes.md"), "# Shared heading\n\nbody\n").unwrap();
-    let moto = Moto::start(tmp.path());
-    let quota = [("PREVIEWD_STORE__TENANT_MAX_SNAPSHOTS", "3")];
-    let (a, b) = pair(&tmp, &ws, &moto, &quota);
-    let http = client();
     let reference = json!({"workspaceRoot": ws.to_str().unwrap(), "relativePath": "notes.md"});
     let (status, made) = post(
-        &http,
+        http,
         format!("{}/api/v1/previews", a.base),
         reference.clone(),
     )
@@ -287,10 +305,10 @@ async fn a_snapshot_made_on_a_opens_on_b_within_one_tenant_quota() {
     );
     // The file changes after the snapshot: B must show the bytes A read, from the store.
     std::fs::write(ws.join("notes.md"), "# Changed later\n").unwrap();
-    let raw = get(&http, format!("{}/p/{id}/{token}/raw", b.base)).await;
+    let raw = get(http, format!("{}/p/{id}/{token}/raw", b.base)).await;
     assert_eq!(raw.status(), 200);
     assert_eq!(raw.text().await.unwrap(), "# Shared heading\n\nbody\n");
-    let shell = get(&http, format!("{}/p/{id}/{token}/", b.base)).await;
+    let shell = get(http, format!("{}/p/{id}/{token}/", b.base)).await;
     assert_eq!(shell.status(), 200);
     // The stored metadata has the token's hash, never the token.
     let keys = moto.keys();
@@ -302,13 +320,13 @@ async fn a_snapshot_made_on_a_opens_on_b_within_one_tenant_quota() {
         keys.contains(&format!("previewd/snapshots/{id}/bytes")),
         "{keys:?}"
     );
-    let wrong = get(&http, format!("{}/p/{id}/{}/raw", b.base, "0".repeat(48))).await;
+    let wrong = get(http, format!("{}/p/{id}/{}/raw", b.base, "0".repeat(48))).await;
     assert_eq!(wrong.status(), 404);
 
     // One tenant (no API token: `global`) across both instances: 3 snapshots, then 507.
     for instance in [&b, &b] {
         let (status, body) = post(
-            &http,
+            http,
             format!("{}/api/v1/previews", instance.base),
             reference.clone(),
         )
@@ -316,7 +334,7 @@ async fn a_snapshot_made_on_a_opens_on_b_within_one_tenant_quota() {
         assert_eq!(status, 201, "{body}");
     }
     let (status, body) = post(
-        &http,
+        http,
         format!("{}/api/v1/previews", a.base),
         reference.clone(),
     )

@@ -14,6 +14,8 @@
 //!                                      exists once this object does (atomic publish)
 //! {prefix}/snapshots/{id}/bytes        a snapshot's scoped read, written first
 //! {prefix}/snapshots/{id}/meta.json    its metadata (token hash only), written last
+//!                                      (first, as pending, for a table still being read)
+//! {prefix}/tenants/{tenant}/{marker}   one empty object per live snapshot: the quota
 //! ```
 //!
 //! Every object also carries its expiry as user metadata (`x-amz-meta-expires-at-ms`) so a
