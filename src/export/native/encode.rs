@@ -41,8 +41,6 @@ pub struct Encoder {
     prev: Vec<u8>,
     /// The filtered rows of one band, compressed in one call.
     filtered: Vec<u8>,
-    /// One row filtered `Up`, while it is compared with `Sub`.
-    up: Vec<u8>,
 }
 
 impl Encoder {
@@ -60,63 +58,34 @@ impl Encoder {
             height,
             bpp,
             prev: Vec::with_capacity(row),
+            // Grows to one band on first use.
             filtered: Vec::new(),
-            up: vec![0; row],
-            // `filtered` grows to one band on first use.
         })
     }
 
     /// Appends rows: `data` is whole rows of `width × bpp` bytes.
     pub fn rows(&mut self, data: &[u8]) -> io::Result<()> {
         let n = self.width as usize * self.bpp;
-        self.filtered.clear();
-        for row in data.chunks_exact(n) {
-            self.filter(row);
-            self.prev.clear();
-            self.prev.extend_from_slice(row);
+        if n == 0 || data.len() < n {
+            return Ok(());
         }
+        let count = data.len() / n;
+        // Every byte of the band is written below, so the buffer is only resized (not
+        // cleared) from one band to the next.
+        self.filtered.resize(count * (n + 1), 0);
+        let mut prev: &[u8] = &self.prev;
+        for (row, out) in data
+            .chunks_exact(n)
+            .zip(self.filtered.chunks_exact_mut(n + 1))
+        {
+            filter(row, prev, self.bpp, out);
+            prev = row;
+        }
+        // Only the band's last row is needed as the next band's `prev`.
+        self.prev.clear();
+        self.prev
+            .extend_from_slice(&data[(count - 1) * n..count * n]);
         self.compressor.write_data(&self.filtered)
-    }
-
-    /// Filters one row onto `filtered`.
-    fn filter(&mut self, row: &[u8]) {
-        let out = &mut self.filtered;
-        let start = out.len();
-        if !self.prev.is_empty() && self.prev == row {
-            out.push(UP);
-            out.resize(start + 1 + row.len(), 0);
-            return;
-        }
-        // `Sub` straight into the output, then the others only if they could beat it.
-        let bpp = self.bpp;
-        out.push(SUB);
-        out.extend_from_slice(&row[..bpp.min(row.len())]);
-        out.extend(
-            row[bpp.min(row.len())..]
-                .iter()
-                .zip(row)
-                .map(|(a, b)| a.wrapping_sub(*b)),
-        );
-        let sub_zeros = zeros(&out[start + 1..]);
-        if sub_zeros == row.len() {
-            return;
-        }
-        let none_zeros = zeros(row);
-        let up_zeros = if self.prev.is_empty() {
-            0
-        } else {
-            for ((u, a), b) in self.up.iter_mut().zip(row).zip(&self.prev) {
-                *u = a.wrapping_sub(*b);
-            }
-            zeros(&self.up)
-        };
-        if up_zeros > sub_zeros && up_zeros >= none_zeros {
-            out[start] = UP;
-            out[start + 1..].copy_from_slice(&self.up);
-        } else if none_zeros > sub_zeros {
-            out[start] = NONE;
-            out[start + 1..].copy_from_slice(row);
-        }
     }
 
     /// Ends the stream and puts the header (and `palette`, at most 256 colours, for an
@@ -170,10 +139,81 @@ fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&crc.finalize().to_be_bytes());
 }
 
-/// Zero bytes in `b`.
-#[inline]
-fn zeros(b: &[u8]) -> usize {
-    b.iter().filter(|&&x| x == 0).count()
+/// Filters `row` into `out` (its filter byte, then `row.len()` bytes).
+///
+/// The choice is made by counting before anything is written: one pass counts the zeros
+/// each of `None`, `Sub` and `Up` would leave, and only the winner is then written. The
+/// counts run in blocks of at most 255 bytes with 8-bit sums, which the compiler turns
+/// into wide compares (16 or 32 bytes at a time) instead of one byte at a time.
+fn filter(row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
+    let (tag, dst) = out.split_first_mut().expect("room for the filter byte");
+    if !prev.is_empty() && prev == row {
+        *tag = UP;
+        dst.fill(0);
+        return;
+    }
+    let lead = bpp.min(row.len());
+    let (none, sub, up) = zero_counts(row, prev, lead);
+    // Ties go to `Sub`, then `None`: the order the encoder has always used, so the same
+    // frame gives the same bytes.
+    if up > sub && up >= none {
+        *tag = UP;
+        for ((o, a), b) in dst.iter_mut().zip(row).zip(prev) {
+            *o = a.wrapping_sub(*b);
+        }
+    } else if none > sub {
+        *tag = NONE;
+        dst.copy_from_slice(row);
+    } else {
+        *tag = SUB;
+        dst[..lead].copy_from_slice(&row[..lead]);
+        for ((o, a), b) in dst[lead..].iter_mut().zip(&row[lead..]).zip(row) {
+            *o = a.wrapping_sub(*b);
+        }
+    }
+}
+
+/// The zero bytes that `None`, `Sub` and `Up` would leave in `row` (the first `lead`
+/// bytes, one pixel, are the same under `None` and `Sub`); `Up` counts 0 without a
+/// `prev`, which makes it never win on the first row.
+fn zero_counts(row: &[u8], prev: &[u8], lead: usize) -> (usize, usize, usize) {
+    let head = row[..lead].iter().filter(|&&b| b == 0).count();
+    let (mut none, mut sub, mut up) = (head, head, 0usize);
+    if !prev.is_empty() {
+        up = row[..lead].iter().zip(prev).filter(|(a, b)| a == b).count();
+    }
+    let body = &row[lead..];
+    let left = &row[..row.len() - lead];
+    const BLOCK: usize = 255;
+    if prev.is_empty() {
+        for (b, l) in body.chunks(BLOCK).zip(left.chunks(BLOCK)) {
+            let (mut n, mut s) = (0u8, 0u8);
+            for (x, y) in b.iter().zip(l) {
+                n += u8::from(*x == 0);
+                s += u8::from(x == y);
+            }
+            none += usize::from(n);
+            sub += usize::from(s);
+        }
+    } else {
+        let above = &prev[lead..];
+        for ((b, l), p) in body
+            .chunks(BLOCK)
+            .zip(left.chunks(BLOCK))
+            .zip(above.chunks(BLOCK))
+        {
+            let (mut n, mut s, mut u) = (0u8, 0u8, 0u8);
+            for ((x, y), z) in b.iter().zip(l).zip(p) {
+                n += u8::from(*x == 0);
+                s += u8::from(x == y);
+                u += u8::from(x == z);
+            }
+            none += usize::from(n);
+            sub += usize::from(s);
+            up += usize::from(u);
+        }
+    }
+    (none, sub, up)
 }
 
 #[cfg(test)]
