@@ -477,11 +477,14 @@ impl Fonts {
 
 impl Fallback {
     /// Scans the machine's fonts once: each face's coverage, monospaced families first,
-    /// then by family name, upright before italic, the weight nearest regular first (and
-    /// the PostScript name last, so the order never depends on the order of the folders).
+    /// then by family name (the regional variants of a CJK family in [`CJK_REGIONS`]
+    /// order, the machine locale's first), upright before italic, the weight nearest
+    /// regular first (and the PostScript name last, so the order never depends on the
+    /// order of the folders).
     fn scan() -> Fallback {
         let mut db = fontdb::Database::new();
         db.load_system_fonts();
+        let region = machine_region();
         let mut faces: Vec<_> = db
             .faces()
             .map(|f| {
@@ -491,13 +494,18 @@ impl Fallback {
                     .map(|(n, _)| n.clone())
                     .unwrap_or_default();
                 let italic = f.style != fontdb::Style::Normal;
-                let key = (!f.monospaced, family, italic, f.weight.0.abs_diff(400));
-                (key, f.post_script_name.clone(), f.weight.0, f.id)
+                let (base, rank) = region_key(&family, region);
+                let key = (!f.monospaced, base.to_owned(), rank, italic);
+                let order = (key, f.weight.0.abs_diff(400), family);
+                (order, f.post_script_name.clone(), f.weight.0, f.id)
             })
             .collect();
         faces.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         let mut candidates = Vec::new();
-        for ((_, family, italic, _), _, weight, id) in faces {
+        for ((_, _, family), _, weight, id) in faces {
+            let italic = db
+                .face(id)
+                .is_some_and(|f| f.style != fontdb::Style::Normal);
             let ranges = db.with_face_data(id, coverage).unwrap_or_default();
             if !ranges.is_empty() {
                 candidates.push(Candidate {
@@ -517,6 +525,59 @@ impl Fallback {
             chosen: HashMap::new(),
         }
     }
+}
+
+/// The regional variants of a CJK family (Noto's `… CJK JP`, `… CJK SC` and so on), in
+/// the order the fallback tries them: the machine locale's region first, as fontconfig
+/// and so Chromium do, then Japanese (fontconfig's choice for a locale that is not East
+/// Asian), Simplified Chinese, Traditional Chinese, Hong Kong and Korean. The variants
+/// share most characters but draw many of them differently; taking the first by name,
+/// as before, drew every Han character in the Hong Kong forms.
+const CJK_REGIONS: [&str; 5] = ["JP", "SC", "TC", "HK", "KR"];
+
+/// The region a locale name (`LC_ALL`, `LC_CTYPE` or `LANG`: `zh_TW.UTF-8`, `ko_KR`,
+/// `zh-Hant`) asks for, if it is an East Asian one.
+fn locale_region(locale: &str) -> Option<&'static str> {
+    let l = locale.to_ascii_lowercase().replace('-', "_");
+    let lang = l.split(['_', '.', '@']).next().unwrap_or("");
+    match lang {
+        "ja" => Some("JP"),
+        "ko" => Some("KR"),
+        "zh" => Some(if l.contains("hk") || l.contains("mo") {
+            "HK"
+        } else if l.contains("tw") || l.contains("hant") {
+            "TC"
+        } else {
+            "SC"
+        }),
+        _ => None,
+    }
+}
+
+/// The region of the process's locale, read the way the C library does (the first
+/// non-empty of `LC_ALL`, `LC_CTYPE`, `LANG`).
+fn machine_region() -> Option<&'static str> {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+        .and_then(|v| locale_region(&v))
+}
+
+/// A family name without its region tag, and the tag's rank in the fallback order
+/// (`preferred` first); a family without a tag is its own base, rank 0.
+fn region_key<'a>(family: &'a str, preferred: Option<&str>) -> (&'a str, usize) {
+    let Some((base, tag)) = family.rsplit_once(' ') else {
+        return (family, 0);
+    };
+    let Some(at) = CJK_REGIONS.iter().position(|r| *r == tag) else {
+        return (family, 0);
+    };
+    let rank = match preferred {
+        Some(p) if p == tag => 0,
+        Some(p) if CJK_REGIONS.iter().position(|r| *r == p) < Some(at) => at,
+        _ => at + 1,
+    };
+    (base, rank)
 }
 
 /// The code points a face's Unicode cmap subtables cover, as sorted, disjoint inclusive
@@ -647,6 +708,57 @@ mod tests {
         assert!(bitmap.width > 10 && bitmap.height > 10);
         assert!(bitmap.coverage.iter().filter(|&&c| c > 128).count() > 40);
         assert!(face.advance(r.gid, 24.0) > 20.0, "a full-width glyph");
+    }
+
+    #[test]
+    fn han_comes_from_the_regional_face_of_the_machine_locale() {
+        // Noto's collections have a face per region; the locale's (Japanese when the
+        // locale is not East Asian, as fontconfig picks) must win over the first by name.
+        let want = machine_region().unwrap_or("JP");
+        let face = fonts().face(fonts().resolve('\u{76f4}', false).face);
+        assert!(
+            face.family.ends_with(&format!(" {want}")),
+            "{}",
+            face.family
+        );
+    }
+
+    #[test]
+    fn locales_name_their_cjk_region() {
+        for (locale, region) in [
+            ("ja_JP.UTF-8", Some("JP")),
+            ("ko_KR", Some("KR")),
+            ("zh_CN.GB18030", Some("SC")),
+            ("zh_SG", Some("SC")),
+            ("zh_TW.UTF-8", Some("TC")),
+            ("zh-Hant", Some("TC")),
+            ("zh_HK.UTF-8", Some("HK")),
+            ("en_US.UTF-8", None),
+            ("C.UTF-8", None),
+            ("POSIX", None),
+        ] {
+            assert_eq!(locale_region(locale), region, "{locale}");
+        }
+    }
+
+    #[test]
+    fn regional_variants_sort_with_the_preferred_region_first() {
+        let order = |preferred| {
+            let mut names = [
+                "Noto Sans CJK HK",
+                "Noto Sans CJK KR",
+                "Noto Sans CJK SC",
+                "Noto Sans CJK TC",
+                "Noto Sans CJK JP",
+            ];
+            names.sort_by_key(|n| region_key(n, preferred));
+            names.map(|n| n.rsplit(' ').next().unwrap())
+        };
+        assert_eq!(order(None), ["JP", "SC", "TC", "HK", "KR"]);
+        assert_eq!(order(Some("TC")), ["TC", "JP", "SC", "HK", "KR"]);
+        assert_eq!(order(Some("KR")), ["KR", "JP", "SC", "TC", "HK"]);
+        // A family without a region tag is its own base.
+        assert_eq!(region_key("DejaVu Sans", Some("JP")), ("DejaVu Sans", 0));
     }
 
     #[test]
