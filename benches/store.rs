@@ -14,7 +14,9 @@
 //! and the comparison is the ratio of the two within each repetition, with its spread.
 //! Rounds per setup and repetition: `PREVIEWD_BENCH_ROUNDS` (default 300, after
 //! `PREVIEWD_BENCH_WARMUP` unmeasured ones, default 30); repetitions:
-//! `PREVIEWD_BENCH_REPEATS` (default 3).
+//! `PREVIEWD_BENCH_REPEATS` (default 3). `PREVIEWD_BENCH_S3=0` leaves the s3 setup out,
+//! for a long local-against-baseline comparison: each s3 round adds a quota marker that
+//! later rounds list again, so its rate falls from one repetition to the next.
 //!
 //! `cargo test --all-targets` runs this binary too, without `--bench`: it then does a few
 //! rounds of each setup once, so the bench keeps working without making the suite slow.
@@ -127,10 +129,13 @@ async fn main() {
     let baseline = std::env::var("PREVIEWD_BENCH_BASELINE").ok().map(|binary| {
         Instance::start_binary(Path::new(&binary), "baseline", tmp.path(), &ws, &plain)
     });
+    let with_s3 = std::env::var("PREVIEWD_BENCH_S3").map_or(true, |v| v != "0");
     let mut ratios = Vec::new();
     for rep in 1..=repeats {
-        let s3 = rounds(&s3_a.base, &s3_b.base, &ws, warmup, n).await;
-        report(rep, "s3, create A + view B", &s3);
+        if with_s3 {
+            let s3 = rounds(&s3_a.base, &s3_b.base, &ws, warmup, n).await;
+            report(rep, "s3, create A + view B", &s3);
+        }
         let Some(baseline) = &baseline else {
             let f = rounds(&local.base, &local.base, &ws, warmup, n).await;
             report(rep, "local, create + view", &f);

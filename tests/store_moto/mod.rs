@@ -210,6 +210,13 @@ impl Instance {
                 "PREVIEWD_DIFFS__DATA_DIR",
                 logs.join(format!("{name}-diffs")),
             );
+        // The bench's own knobs (`PREVIEWD_BENCH_ROUNDS` …) share the service's prefix,
+        // and the service refuses a `PREVIEWD_*` variable it does not know.
+        for (k, _) in std::env::vars_os() {
+            if k.to_str().is_some_and(|k| k.starts_with("PREVIEWD_BENCH_")) {
+                command.env_remove(k);
+            }
+        }
         for (k, v) in extra {
             command.env(k, v);
         }
