@@ -208,7 +208,17 @@ impl Indexed {
         for (k, slot) in ramp.iter_mut().enumerate().take(self.levels).skip(1) {
             let a = (k as u32 * 255 + top / 2) / top;
             let c = mix_rgb(rgb, base, a);
-            *slot = if own { self.index(c) } else { self.nearest(c) };
+            // The full step is the ink itself, one entry whatever the background, and it
+            // is always exact: a late ink (a keyword colour first met after a patch's
+            // summary and badges took the ramp budget) would otherwise be drawn in the
+            // nearest colour of another one. With no room left the target overflows and
+            // the frame is painted again with fewer steps.
+            let exact = own || k == self.levels - 1;
+            *slot = if exact {
+                self.index(c)
+            } else {
+                self.nearest(c)
+            };
         }
         self.ramps.push(ramp);
         let at = self.ramps.len() - 1;
@@ -398,19 +408,52 @@ mod tests {
     fn ramps_past_the_budget_share_the_nearest_colours_and_flat_ones_stay_exact() {
         let mut t = Indexed::new(8);
         let white = t.solid([255; 3]);
-        // Many inks on white: the first ramps get entries, later ones reuse them.
-        for i in 0..100u8 {
-            let ink = t.ink(&linear_ink([i * 2, 0, 0]));
+        // Many inks on white: the first ramps get entries, later ones reuse them for
+        // their partial steps and add only the ink itself.
+        for i in 0..50u8 {
+            let ink = t.ink(&linear_ink([i * 5, 0, 0]));
             let mut row = [white; 8];
             let cov: Vec<u8> = (0..8).map(|k| (k * 36) as u8).collect();
             t.glyph_row(&mut row, &cov, ink);
         }
         let used = t.palette().unwrap().len();
-        assert!(used <= 256 - FLAT_RESERVE + 7, "{used}");
-        assert!(!t.overflowed(), "ramps never overflow");
+        assert!(used <= 256 - FLAT_RESERVE + 50, "{used}");
+        assert!(!t.overflowed());
         // A flat colour still gets its own entry.
         let flat = t.solid([1, 2, 3]);
         assert_eq!(t.palette().unwrap()[usize::from(flat)], [1, 2, 3]);
+        assert!(!t.overflowed());
+        // More inks than the palette has room for: it says so (the frame is then painted
+        // again with fewer steps, or in RGB).
+        for i in 0..100u8 {
+            let ink = t.ink(&linear_ink([0, i * 2, 1]));
+            let mut row = [white; 8];
+            t.glyph_row(&mut row, &[255; 8], ink);
+        }
+        assert!(t.overflowed());
+    }
+
+    #[test]
+    fn a_late_ink_keeps_its_own_colour_at_full_coverage() {
+        let mut t = Indexed::new(8);
+        let white = t.solid([255; 3]);
+        // Blues fill the ramp budget; then a pink ink is met.
+        for i in 0..40u8 {
+            let ink = t.ink(&linear_ink([0, i * 5, 255 - i * 5]));
+            let mut row = [white; 8];
+            let cov: Vec<u8> = (0..8).map(|k| (k * 36) as u8).collect();
+            t.glyph_row(&mut row, &cov, ink);
+        }
+        assert!(t.palette().unwrap().len() > 256 - FLAT_RESERVE - 8);
+        let pink = t.ink(&linear_ink([180, 142, 173]));
+        let mut row = [white; 2];
+        t.glyph_row(&mut row, &[255, 128], pink);
+        let pal = t.palette().unwrap();
+        assert_eq!(
+            pal[usize::from(row[0])],
+            [180, 142, 173],
+            "full coverage is exact"
+        );
         assert!(!t.overflowed());
     }
 
