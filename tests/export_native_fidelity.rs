@@ -39,12 +39,6 @@ struct Case {
     tweak: fn(&mut DiffRequest),
 }
 
-/// Cases that do not reach [`MIN_SSIM`] yet, with the floor they must keep (measured with
-/// Chromium 156; see benches/README.md). A dark split patch, where Chromium's hinted,
-/// contrast-boosted light-on-dark text differs most from unhinted coverage (0.9424 in
-/// session 8; words-split-dark reached 0.9547 and keeps the common floor).
-const KNOWN_SHORT: &[(&str, f64)] = &[("patch-split-dark", 0.940)];
-
 fn cases() -> Vec<Case> {
     let patch = std::fs::read_to_string("fixtures/patches/renames-binary.patch").unwrap();
     let (long_before, long_after) = long_lines();
@@ -241,11 +235,7 @@ async fn native_images_match_chromium() {
             score,
             colours(&a)
         ));
-        let floor = KNOWN_SHORT
-            .iter()
-            .find(|(n, _)| *n == case.name)
-            .map_or(MIN_SSIM, |(_, f)| *f);
-        if score < floor {
+        if score < MIN_SSIM {
             failures.push(format!("{}: SSIM {score:.4}", case.name));
         }
     }

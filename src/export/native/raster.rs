@@ -467,11 +467,14 @@ impl Shape {
     fn new(rect: Rect, radius: f32, s: f32, top: u32) -> Shape {
         let top = top as f32;
         let r = (radius.min(rect.w / 2.0).min(rect.h / 2.0).max(0.0)) * s;
+        // Edges on whole CSS px, then scaled: Chromium snaps a box's rectangle to CSS
+        // pixels before the device scale is applied (a box at 185.41 px is painted from
+        // device row 370 at scale 2, not from a blend of rows 370 to 372).
         Shape {
-            x0: rect.x * s,
-            y0: rect.y * s - top,
-            x1: (rect.x + rect.w) * s,
-            y1: (rect.y + rect.h) * s - top,
+            x0: rect.x.round() * s,
+            y0: rect.y.round() * s - top,
+            x1: (rect.x + rect.w).round() * s,
+            y1: (rect.y + rect.h).round() * s - top,
             r,
         }
     }
@@ -767,29 +770,39 @@ mod tests {
 
     #[test]
     fn boxes_cover_whole_pixels_and_share_their_edge_pixels() {
-        let mut p = band(20, 10, 2, [255; 3]);
-        // 2.25..6.0 CSS px at scale 2 → device 4.5..12: column 4 half covered, 5..12 whole;
-        // rows 2..6 of the picture, the band starting at device row 2.
-        let r = Rect {
+        // Edges snap to whole CSS px before scaling: 2.25..6.0 CSS px is 2..6, device 4..12
+        // at scale 2, every column whole.
+        let mut s2 = band(20, 10, 0, [255; 3]);
+        let frac = Rect {
             x: 2.25,
             y: 1.0,
             w: 3.75,
             h: 2.0,
         };
-        fill(&mut p, r, Rgba::hex(0x102030), 0.0, 2.0);
+        fill(&mut s2, frac, Rgba::hex(0x102030), 0.0, 2.0);
+        assert_eq!(px(&s2, 3, 2), [255; 3]);
+        assert_eq!(px(&s2, 4, 2), [0x10, 0x20, 0x30]);
+        assert_eq!(px(&s2, 11, 2), [0x10, 0x20, 0x30]);
+        assert_eq!(px(&s2, 12, 2), [255; 3]);
+        // At scale 1.125 a whole CSS px edge can still fall inside a device pixel:
+        // 4..10 CSS px → device 4.5..11.25: column 4 half covered, 5..10 whole, 11 a
+        // quarter; 8..16 CSS px → device rows 9..18, the band starting at device row 9.
+        let mut p = band(20, 10, 9, [255; 3]);
+        let r = Rect {
+            x: 4.0,
+            y: 8.0,
+            w: 6.0,
+            h: 8.0,
+        };
+        fill(&mut p, r, Rgba::hex(0x102030), 0.0, 1.125);
         assert_eq!(px(&p, 3, 0), [255; 3]);
-        assert_eq!(
-            px(&p, 4, 0),
-            [
-                mix(0x10, 255, 128),
-                mix(0x20, 255, 128),
-                mix(0x30, 255, 128)
-            ]
-        );
+        let part = |a| [mix(0x10, 255, a), mix(0x20, 255, a), mix(0x30, 255, a)];
+        assert_eq!(px(&p, 4, 0), part(128));
         assert_eq!(px(&p, 5, 0), [0x10, 0x20, 0x30]);
-        assert_eq!(px(&p, 11, 3), [0x10, 0x20, 0x30]);
+        assert_eq!(px(&p, 10, 3), [0x10, 0x20, 0x30]);
+        assert_eq!(px(&p, 11, 3), part(64));
         assert_eq!(px(&p, 12, 3), [255; 3]);
-        assert_eq!(px(&p, 5, 4), [255; 3], "rows 0..4 of the band only");
+        assert_eq!(px(&p, 5, 9), [255; 3], "device rows 9..18 only");
         // Half-transparent black over white and over the box: integer source-over.
         let all = Rect {
             x: 0.0,
@@ -798,7 +811,7 @@ mod tests {
             h: 5.0,
         };
         let mut q = band(20, 10, 0, [255; 3]);
-        fill(&mut q, r, Rgba::hex(0x102030), 0.0, 2.0);
+        fill(&mut q, frac, Rgba::hex(0x102030), 0.0, 2.0);
         fill(&mut q, all, Rgba::rgba(0, 0, 0, 0.5), 0.0, 2.0);
         assert_eq!(px(&q, 0, 9), [127; 3]);
         assert_eq!(px(&q, 5, 2), [8, 16, 24]);
@@ -813,7 +826,10 @@ mod tests {
         let mut sk = Pixmap::new(w as u32, h as u32).unwrap();
         sk.fill(tiny_skia::Color::BLACK);
         let k = radius * 0.552_284_8;
-        let (x0, y0, x1, y1) = (rect.x, rect.y, rect.x + rect.w, rect.y + rect.h);
+        // The painter snaps edges to whole CSS px first (as Chromium does); the path gets
+        // the snapped box, so what is compared is the coverage at fractional device px.
+        let (x0, y0) = (rect.x.round(), rect.y.round());
+        let (x1, y1) = ((rect.x + rect.w).round(), (rect.y + rect.h).round());
         let mut pb = PathBuilder::new();
         pb.move_to(x0 + radius, y0);
         pb.line_to(x1 - radius, y0);
