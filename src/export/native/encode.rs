@@ -177,43 +177,33 @@ fn filter(row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
 /// bytes, one pixel, are the same under `None` and `Sub`); `Up` counts 0 without a
 /// `prev`, which makes it never win on the first row.
 fn zero_counts(row: &[u8], prev: &[u8], lead: usize) -> (usize, usize, usize) {
-    let head = row[..lead].iter().filter(|&&b| b == 0).count();
-    let (mut none, mut sub, mut up) = (head, head, 0usize);
-    if !prev.is_empty() {
-        up = row[..lead].iter().zip(prev).filter(|(a, b)| a == b).count();
-    }
+    const BLOCK: usize = 255;
+    let first = prev.is_empty();
+    // The first row has nothing above it: it is counted against itself and its `Up`
+    // count dropped, so one loop serves every row.
+    let above = if first { row } else { prev };
+    let head = &row[..lead];
+    let zeros = head.iter().filter(|&&b| b == 0).count();
+    let (mut none, mut sub) = (zeros, zeros);
+    let mut up = head.iter().zip(above).filter(|(a, b)| a == b).count();
     let body = &row[lead..];
     let left = &row[..row.len() - lead];
-    const BLOCK: usize = 255;
-    if prev.is_empty() {
-        for (b, l) in body.chunks(BLOCK).zip(left.chunks(BLOCK)) {
-            let (mut n, mut s) = (0u8, 0u8);
-            for (x, y) in b.iter().zip(l) {
-                n += u8::from(*x == 0);
-                s += u8::from(x == y);
-            }
-            none += usize::from(n);
-            sub += usize::from(s);
+    for ((b, l), p) in body
+        .chunks(BLOCK)
+        .zip(left.chunks(BLOCK))
+        .zip(above[lead..].chunks(BLOCK))
+    {
+        let (mut n, mut s, mut u) = (0u8, 0u8, 0u8);
+        for ((x, y), z) in b.iter().zip(l).zip(p) {
+            n += u8::from(*x == 0);
+            s += u8::from(x == y);
+            u += u8::from(x == z);
         }
-    } else {
-        let above = &prev[lead..];
-        for ((b, l), p) in body
-            .chunks(BLOCK)
-            .zip(left.chunks(BLOCK))
-            .zip(above.chunks(BLOCK))
-        {
-            let (mut n, mut s, mut u) = (0u8, 0u8, 0u8);
-            for ((x, y), z) in b.iter().zip(l).zip(p) {
-                n += u8::from(*x == 0);
-                s += u8::from(x == y);
-                u += u8::from(x == z);
-            }
-            none += usize::from(n);
-            sub += usize::from(s);
-            up += usize::from(u);
-        }
+        none += usize::from(n);
+        sub += usize::from(s);
+        up += usize::from(u);
     }
-    (none, sub, up)
+    (none, sub, if first { 0 } else { up })
 }
 
 #[cfg(test)]

@@ -43,6 +43,18 @@ impl Rect {
     fn new(x: f32, y: f32, w: f32, h: f32) -> Rect {
         Rect { x, y, w, h }
     }
+
+    /// The edges `(x0, y0, x1, y1)` on whole CSS px, where Chromium puts a box's
+    /// rectangle before the device scale is applied (a box at 185.41 px is painted from
+    /// device row 370 at scale 2, not from a blend of rows 370 to 372).
+    pub fn snapped_edges(&self) -> (f32, f32, f32, f32) {
+        (
+            self.x.round(),
+            self.y.round(),
+            (self.x + self.w).round(),
+            (self.y + self.h).round(),
+        )
+    }
 }
 
 /// One glyph at its pen position.

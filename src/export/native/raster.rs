@@ -467,14 +467,12 @@ impl Shape {
     fn new(rect: Rect, radius: f32, s: f32, top: u32) -> Shape {
         let top = top as f32;
         let r = (radius.min(rect.w / 2.0).min(rect.h / 2.0).max(0.0)) * s;
-        // Edges on whole CSS px, then scaled: Chromium snaps a box's rectangle to CSS
-        // pixels before the device scale is applied (a box at 185.41 px is painted from
-        // device row 370 at scale 2, not from a blend of rows 370 to 372).
+        let (x0, y0, x1, y1) = rect.snapped_edges();
         Shape {
-            x0: rect.x.round() * s,
-            y0: rect.y.round() * s - top,
-            x1: (rect.x + rect.w).round() * s,
-            y1: (rect.y + rect.h).round() * s - top,
+            x0: x0 * s,
+            y0: y0 * s - top,
+            x1: x1 * s,
+            y1: y1 * s - top,
             r,
         }
     }
@@ -828,8 +826,7 @@ mod tests {
         let k = radius * 0.552_284_8;
         // The painter snaps edges to whole CSS px first (as Chromium does); the path gets
         // the snapped box, so what is compared is the coverage at fractional device px.
-        let (x0, y0) = (rect.x.round(), rect.y.round());
-        let (x1, y1) = ((rect.x + rect.w).round(), (rect.y + rect.h).round());
+        let (x0, y0, x1, y1) = rect.snapped_edges();
         let mut pb = PathBuilder::new();
         pb.move_to(x0 + radius, y0);
         pb.line_to(x1 - radius, y0);
