@@ -502,10 +502,7 @@ impl Fallback {
             .collect();
         faces.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         let mut candidates = Vec::new();
-        for ((_, _, family), _, weight, id) in faces {
-            let italic = db
-                .face(id)
-                .is_some_and(|f| f.style != fontdb::Style::Normal);
+        for (((_, _, _, italic), _, family), _, weight, id) in faces {
             let ranges = db.with_face_data(id, coverage).unwrap_or_default();
             if !ranges.is_empty() {
                 candidates.push(Candidate {
