@@ -1,4 +1,5 @@
-//! The command-line tools that work without a server: `preview`, `diff` and `activity`.
+//! The command-line tools that work without a server: `preview`, `diff` and `activity`
+//! (with `--changes`, the session's Changes view).
 //!
 //! Each takes what the HTTP API takes, goes through the same stages (the workspace door,
 //! the diff contract, the activity projection), and returns bytes to write, so refusals are
@@ -358,6 +359,66 @@ pub struct TimelineBases {
 /// Projects a session document, or a recorded ACP timeline (JSON Lines or a JSON array)
 /// with `bases`, to file activity JSON.
 pub fn activity(input: &[u8], bases: &TimelineBases) -> Result<Vec<u8>, Error> {
+    to_json(&project(input, bases)?)
+}
+
+/// What `previewd activity --changes` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangesFormat {
+    /// The standalone page (the image variant of the viewer: no scripts, every row).
+    Html,
+    /// The Changes model as JSON.
+    Json,
+    /// A PNG or PDF drawn by the export engine, as `POST /api/v1/activity/changes` with
+    /// `mode: "file"` draws it.
+    File(crate::diff::FileFormat),
+}
+
+/// The session's Changes view (as `POST /api/v1/activity/changes` builds it, with the
+/// config's diff defaults) as a page, its model, or a PNG/PDF. A session with no changes
+/// is refused as a file (there is nothing to draw) and shown as a page that says so.
+pub async fn changes(
+    input: &[u8],
+    bases: &TimelineBases,
+    format: ChangesFormat,
+    config: &Config,
+) -> Result<Vec<u8>, Error> {
+    let projection = project(input, bases)?;
+    let model = crate::activity::changes::changes_model(&projection.changes);
+    let mut request = DiffRequest::for_session(
+        &serde_json::Map::new(),
+        &[],
+        "Changes",
+        &config.diffs.defaults,
+    )
+    .map_err(|e| Error::InvalidRequest(e.message().to_string()))?;
+    match format {
+        ChangesFormat::Json => to_json(&model),
+        ChangesFormat::Html => {
+            let variant = Variant::Image {
+                max_width: request.file.max_width,
+            };
+            let mut options = ViewOptions::from_request(&request, variant);
+            options.empty_note = crate::activity::NO_CHANGES_MESSAGE.to_string();
+            Ok(render(&model, &options).into_bytes())
+        }
+        ChangesFormat::File(file_format) => {
+            if model.files.is_empty() {
+                return Err(Error::InvalidRequest(
+                    crate::activity::NO_CHANGES_MESSAGE.to_string(),
+                ));
+            }
+            request.file.format = file_format;
+            let exporter = crate::export::Exporter::from_config(config);
+            let result = exporter.render_diff(&request, &model).await;
+            exporter.close().await;
+            Ok(result?.bytes)
+        }
+    }
+}
+
+/// Reads a session document or a timeline and projects it.
+fn project(input: &[u8], bases: &TimelineBases) -> Result<crate::activity::SessionActivity, Error> {
     let input: crate::activity::SessionInput = match crate::activity::timeline::parse_entries(input)
     {
         Some(entries) => {
@@ -379,7 +440,5 @@ pub fn activity(input: &[u8], bases: &TimelineBases) -> Result<Vec<u8>, Error> {
         None => serde_json::from_slice(input)
             .map_err(|e| Error::InvalidRequest(format!("the input is not a session: {e}")))?,
     };
-    let projection = crate::activity::project_session(&input)
-        .map_err(|e| Error::InvalidReference(e.message()))?;
-    to_json(&projection)
+    crate::activity::project_session(&input).map_err(|e| Error::InvalidReference(e.message()))
 }

@@ -136,6 +136,19 @@ struct ActivityArgs {
     /// `cwd`, else the workspace root.
     #[arg(long)]
     cwd: Option<String>,
+    /// Write the session's Changes view instead of the projection: a page, its model, or
+    /// a PNG/PDF drawn by the export engine (`--format`).
+    #[arg(long)]
+    changes: bool,
+    /// Output format of `--changes` (png and pdf with the export's engine and caps).
+    #[arg(long, value_enum, default_value = "html", requires = "changes")]
+    format: DiffFormat,
+    /// TOML configuration file (diff defaults, export engine), for `--changes`.
+    #[arg(long, env = "PREVIEWD_CONFIG")]
+    config: Option<PathBuf>,
+    /// Engine for png and pdf (`export.engine`; auto draws natively, no browser needed).
+    #[arg(long, value_enum, requires = "changes")]
+    export_engine: Option<previewd::config::ExportEngine>,
     /// Write here instead of standard output.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
@@ -213,22 +226,21 @@ fn main() -> ExitCode {
                     _ => return Err("give --before and --after, or --patch".to_string()),
                 };
                 match args.format {
-                    DiffFormat::Html => cli::diff(source, cli::Format::Html, &config),
-                    DiffFormat::Json => cli::diff(source, cli::Format::Json, &config),
+                    DiffFormat::Html => {
+                        cli::diff(source, cli::Format::Html, &config).map_err(refused)
+                    }
+                    DiffFormat::Json => {
+                        cli::diff(source, cli::Format::Json, &config).map_err(refused)
+                    }
                     DiffFormat::Png | DiffFormat::Pdf => {
                         let format = if args.format == DiffFormat::Png {
                             previewd::diff::FileFormat::Png
                         } else {
                             previewd::diff::FileFormat::Pdf
                         };
-                        let runtime = tokio::runtime::Builder::new_multi_thread()
-                            .enable_all()
-                            .build()
-                            .map_err(|e| format!("cannot start the runtime: {e}"))?;
-                        runtime.block_on(cli::diff_file(source, format, &config))
+                        block_on(cli::diff_file(source, format, &config))
                     }
                 }
-                .map_err(refused)
             });
             finish(result, args.output.as_deref())
         }
@@ -244,11 +256,38 @@ fn main() -> ExitCode {
                 workspace_root: args.workspace_root,
                 execution_cwd: args.cwd,
             };
-            let result = read_input(&args.input)
-                .and_then(|bytes| cli::activity(&bytes, &bases).map_err(refused));
+            let result = read_input(&args.input).and_then(|bytes| {
+                if !args.changes {
+                    return cli::activity(&bytes, &bases).map_err(refused);
+                }
+                let mut config = load_config(args.config.as_deref())?;
+                if let Some(engine) = args.export_engine {
+                    config.export.engine = engine;
+                }
+                let format = match args.format {
+                    DiffFormat::Html => cli::ChangesFormat::Html,
+                    DiffFormat::Json => cli::ChangesFormat::Json,
+                    DiffFormat::Png => cli::ChangesFormat::File(previewd::diff::FileFormat::Png),
+                    DiffFormat::Pdf => cli::ChangesFormat::File(previewd::diff::FileFormat::Pdf),
+                };
+                block_on(cli::changes(&bytes, &bases, format, &config))
+            });
             finish(result, args.output.as_deref())
         }
     }
+}
+
+/// Runs an export on a runtime of its own (the CLI has none otherwise); its refusal is
+/// worded like every other.
+fn block_on<T>(
+    work: impl std::future::Future<Output = Result<T, previewd::error::Error>>,
+) -> Result<T, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?
+        .block_on(work)
+        .map_err(refused)
 }
 
 fn load_config(file: Option<&Path>) -> Result<Config, String> {

@@ -276,3 +276,117 @@ async fn an_incomplete_timeline_infers_nothing() {
     assert_eq!(v["activities"], json!([]));
     assert_eq!(v["changes"], json!([]));
 }
+
+/// The Changes view as a PNG or a PDF: the `diffs` contract's presentation fields on the
+/// activity route, drawn by the native engine on a service whose browser cannot start.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_changes_view_comes_as_png_and_pdf_without_a_browser() {
+    let s = start(|c| c.browser.executable_path = Some("/nonexistent/chromium".into())).await;
+    let call = |extra: Value| {
+        let mut body = session(&s.root_str());
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        body
+    };
+    let r = s
+        .post_json(
+            "/api/v1/activity/changes",
+            &call(json!({"mode": "file", "fileScale": 1, "theme": "dark", "ttlSeconds": 120})),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let body: Value = r.json().await.unwrap();
+    let d = &body["details"];
+    assert_eq!(d["changed"], true, "{body}");
+    assert_eq!(d["mode"], "file");
+    assert_eq!(d["inputKind"], "activity");
+    assert_eq!(d["title"], "Changes");
+    assert_eq!(d["fileCount"], 5);
+    assert!(d.get("viewerUrl").is_none(), "{body}");
+    let png = std::fs::read(d["filePath"].as_str().unwrap()).unwrap();
+    assert_eq!(d["fileBytes"], png.len());
+    let image = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+        .unwrap()
+        .into_rgb8();
+    assert_eq!(image.width(), 960, "frame 960 CSS px at scale 1");
+    // Dark theme: the frame's corner is the dark background, not white.
+    let corner = image.get_pixel(2, 2).0;
+    assert!(corner.iter().all(|&c| c < 80), "{corner:?}");
+    // The file is served at its URL with the viewer's token rules.
+    let url = d["fileUrl"].as_str().unwrap();
+    let served = s.http.get(url).send().await.unwrap();
+    assert_eq!(served.status(), 200);
+    assert_eq!(served.headers()["content-type"], "image/png");
+    assert_eq!(served.bytes().await.unwrap().as_ref(), png.as_slice());
+
+    // Both: the viewer page and a PDF whose text is the diff's, turn labels included.
+    let r = s
+        .post_json(
+            "/api/v1/activity/changes",
+            &call(json!({"mode": "both", "fileFormat": "pdf", "title": "Session 7"})),
+        )
+        .await;
+    let body: Value = r.json().await.unwrap();
+    let d = &body["details"];
+    assert!(d.get("fileError").is_none(), "{body}");
+    assert_eq!(d["title"], "Session 7");
+    let pdf = std::fs::read(d["filePath"].as_str().unwrap()).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+    let text = common::pdftotext(&pdf);
+    for expected in [
+        "Session 7",
+        "notes.md · turn t1",
+        "notes.md · turn t2",
+        "second",
+    ] {
+        assert!(text.contains(expected), "{expected:?} in {text}");
+    }
+    // The deleted file whose text the calls never stated has no invented counts.
+    assert!(text.contains("no line counts"), "{text}");
+    let page = s
+        .http
+        .get(d["viewerUrl"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("notes.md · turn t2"));
+
+    // No changes: nothing to draw, said as the contract says an unchanged diff.
+    let empty = json!({"workspaceRoot": s.root_str(), "executionCwd": s.root_str(),
+        "turns": [], "mode": "file"});
+    let body: Value = s
+        .post_json("/api/v1/activity/changes", &empty)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        body,
+        json!({"details": {"changed": false, "message": "This session has no file changes."}})
+    );
+
+    // The contract's refusals, and a misspelt field is one, not a silent viewer.
+    for (extra, message) in [
+        (
+            json!({"fileformat": "png"}),
+            "Unknown field \"fileformat\".",
+        ),
+        (
+            json!({"mode": "movie"}),
+            "mode must be one of: view, file, both (got",
+        ),
+    ] {
+        let r = s.post_json("/api/v1/activity/changes", &call(extra)).await;
+        assert_eq!(r.status(), 400);
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "invalid_request");
+        let said = body["error"]["message"].as_str().unwrap();
+        assert!(said.starts_with(message), "{body}");
+    }
+
+    let health: Value = s.get("/healthz").await.json().await.unwrap();
+    assert_eq!(health["browser"]["state"], "not_started");
+    assert_eq!(health["exportEngines"]["native"]["renders"], 2);
+}

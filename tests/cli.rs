@@ -402,3 +402,66 @@ fn diff_renders_png_and_pdf_files() {
     assert_eq!(code, 0, "{err}");
     assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
 }
+
+#[test]
+fn activity_writes_the_changes_view_as_page_model_png_and_pdf() {
+    let session = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/samples/session.json");
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let run = |format: &str, file: &str| {
+        previewd(&[
+            "activity",
+            session,
+            "--changes",
+            "--format",
+            format,
+            "-o",
+            &out(file),
+        ])
+    };
+    for (format, file) in [
+        ("html", "c.html"),
+        ("json", "c.json"),
+        ("png", "c.png"),
+        ("pdf", "c.pdf"),
+    ] {
+        let (code, _, err) = run(format, file);
+        assert_eq!(code, 0, "{format}: {err}");
+    }
+    let page = std::fs::read_to_string(out("c.html")).unwrap();
+    assert!(page.contains("demo/notes.md · turn t1"), "the turn labels");
+    let model: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out("c.json")).unwrap()).unwrap();
+    let labels: Vec<&str> = model["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["newPath"].as_str().or(f["oldPath"].as_str()))
+        .collect();
+    assert!(labels.contains(&"demo/notes.md · turn t1"), "{labels:?}");
+    // The default preset: a 960 CSS px frame at scale 2, drawn without a browser.
+    assert_eq!(image::open(out("c.png")).unwrap().width(), 1920);
+    assert!(std::fs::read(out("c.pdf")).unwrap().starts_with(b"%PDF-"));
+
+    // A session without changes has nothing to draw; its page says so.
+    let empty = dir.path().join("empty.json");
+    std::fs::write(
+        &empty,
+        r#"{"workspaceRoot": "/ws", "executionCwd": "/ws", "turns": []}"#,
+    )
+    .unwrap();
+    let empty = empty.to_str().unwrap();
+    let (code, stdout, err) = previewd(&["activity", empty, "--changes", "--format", "png"]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty());
+    assert!(
+        err.contains("invalid_request: This session has no file changes."),
+        "{err}"
+    );
+    let (code, page, _) = previewd(&["activity", empty, "--changes"]);
+    assert_eq!(code, 0);
+    assert!(page.contains("This session has no file changes."));
+    // --format belongs to --changes.
+    let (code, _, _) = previewd(&["activity", session, "--format", "png"]);
+    assert_eq!(code, 2);
+}

@@ -12,6 +12,7 @@ mod native_diff;
 
 use std::process::Command;
 
+use common::pdftotext;
 use previewd::diff::{build_model, DiffDefaults, DiffModel, DiffRequest};
 use previewd::export::native::{self, NativeOutput};
 use previewd::export::{ExportError, SIZE_LIMIT_MESSAGE};
@@ -41,18 +42,6 @@ fn changed(n: usize) -> (String, String) {
         .map(|i| format!("let v{i} = new({i}, x);\n"))
         .collect();
     (before, after)
-}
-
-fn pdftotext(pdf: &[u8]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("diff.pdf");
-    std::fs::write(&path, pdf).unwrap();
-    let out = Command::new("pdftotext")
-        .args(["-layout".as_ref(), path.as_os_str(), "-".as_ref()])
-        .output()
-        .expect("pdftotext (Debian's poppler-utils) is needed: run the README's test command");
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// `tool` (a poppler utility) on `pdf`, then `args`: its stdout and stderr.

@@ -1,5 +1,5 @@
-//! Fidelity of the native engine against Chromium: the same twelve diffs rendered by both
-//! engines at the same scale must have the same size and an SSIM of at least 0.95.
+//! Fidelity of the native engine against Chromium: the same twelve diffs and a session's
+//! Changes view rendered by both engines at the same scale must have the same size and an SSIM of at least 0.95.
 //!
 //! Chromium renders the viewer's image variant, which loads the same shipped DejaVu Sans
 //! Mono faces the native engine draws with, so the comparison is of layout and painting,
@@ -10,6 +10,8 @@
 //! left, Chromium right) to `benches/samples/native-vs-chromium/`, which is how the
 //! committed pictures there were made.
 
+use previewd::activity::changes::changes_model;
+use previewd::activity::{project_session, SessionInput};
 use previewd::config::BrowserConfig;
 use previewd::diff::{build_model, DiffDefaults, DiffIndicators, DiffModel, DiffRequest};
 use previewd::export::{Discovery, Exporter};
@@ -108,6 +110,12 @@ fn cases() -> Vec<Case> {
             tweak: |r| r.presentation.diff_indicators = DiffIndicators::Classic,
         },
         Case {
+            // A session's Changes view: turn labels, and files whose counts are unknown.
+            name: "changes-dark",
+            body: changes_session(),
+            tweak: |_| {},
+        },
+        Case {
             name: "plain-dark",
             body: rust("unified", "dark"),
             tweak: |r| {
@@ -119,11 +127,45 @@ fn cases() -> Vec<Case> {
     ]
 }
 
+/// The keys of a session document (the rest of a Changes call is presentation).
+const SESSION_KEYS: [&str; 3] = ["workspaceRoot", "executionCwd", "turns"];
+
+/// A session with a write, an edit and a patch that adds, moves and deletes, as the
+/// Changes view of `POST /api/v1/activity/changes` shows it.
+fn changes_session() -> Value {
+    let patch = "*** Begin Patch\n*** Add File: ../docs/new.md\n+hello\n+world\n*** Update File: lib.rs\n*** Move to: core.rs\n@@\n-fn old() {}\n+fn new() {}\n*** Delete File: ../old.txt\n*** End Patch";
+    json!({
+        "workspaceRoot": "/w", "executionCwd": "/w/src", "theme": "dark",
+        "turns": [
+            {"turnId": "t1", "toolCalls": [
+                {"toolCallId": "c1", "title": "write: notes.md", "status": "completed",
+                 "rawInput": {"path": "../notes.md", "content": "# Notes\nfirst\n"}}]},
+            {"turnId": "t2", "toolCalls": [
+                {"toolCallId": "c2", "title": "edit: notes.md", "status": "completed",
+                 "rawInput": {"file_path": "../notes.md", "oldText": "first", "newText": "second"}},
+                {"toolCallId": "c3", "title": "apply_patch", "status": "completed",
+                 "rawInput": {"input": patch}}]}
+        ]
+    })
+}
+
 fn request(case: &Case) -> (DiffRequest, DiffModel) {
     let mut body = case.body.clone();
     body["mode"] = json!("file");
     body["fileScale"] = json!(SCALE);
-    let mut request = DiffRequest::from_json(&body, &DiffDefaults::default()).unwrap();
+    let defaults = DiffDefaults::default();
+    if let Some(map) = body.as_object().filter(|m| m.contains_key("turns")) {
+        let request = DiffRequest::for_session(map, &SESSION_KEYS, "Changes", &defaults).unwrap();
+        let session: SessionInput = serde_json::from_value(json!({
+            "workspaceRoot": body["workspaceRoot"],
+            "executionCwd": body["executionCwd"],
+            "turns": body["turns"],
+        }))
+        .unwrap();
+        let activity = project_session(&session).unwrap();
+        return (request, changes_model(&activity.changes));
+    }
+    let mut request = DiffRequest::from_json(&body, &defaults).unwrap();
     (case.tweak)(&mut request);
     let model = build_model(&request).unwrap().model().unwrap().clone();
     (request, model)

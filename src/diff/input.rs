@@ -53,13 +53,12 @@ pub const MAX_REQUEST_BODY_BYTES: usize =
 /// `changed: false` and creates no artifact.
 pub const IDENTICAL_MESSAGE: &str = "Before and after are identical — no changes to render.";
 
-/// Every key the contract accepts, aliases included.
-const KNOWN_FIELDS: [&str; 22] = [
-    "before",
-    "after",
-    "patch",
-    "path",
-    "lang",
+/// The contract's keys that say what changed; with [`PRESENTATION_FIELDS`] they are every
+/// key it accepts.
+const INPUT_FIELDS: [&str; 5] = ["before", "after", "patch", "path", "lang"];
+
+/// The contract's keys that say how to show a change, not what changed (aliases included).
+pub const PRESENTATION_FIELDS: [&str; 17] = [
     "title",
     "mode",
     "theme",
@@ -98,6 +97,10 @@ pub enum DiffInput {
         /// The patch text.
         patch: String,
     },
+    /// An agent session's file changes: the model comes from the activity projection
+    /// ([`crate::activity::changes::changes_model`]), not from the request, which carries
+    /// only how to show them (see [`DiffRequest::for_session`]).
+    Session,
 }
 
 /// Which kind of input a request carried, as the output's `inputKind` spells it.
@@ -108,6 +111,8 @@ pub enum InputKind {
     BeforeAfter,
     /// A unified patch.
     Patch,
+    /// A session's Changes view (`POST /api/v1/activity/changes`).
+    Activity,
 }
 
 /// Viewer presentation that comes from the config only (the call has no fields for it).
@@ -209,10 +214,40 @@ impl DiffRequest {
         let map = value
             .as_object()
             .ok_or_else(|| DiffInputError::invalid("Diff input must be a JSON object."))?;
-        reject_unknown(map, &KNOWN_FIELDS, "")?;
+        reject_unknown(map, &[&INPUT_FIELDS, &PRESENTATION_FIELDS], "")?;
         let fields = Fields { map, prefix: "" };
 
         let (input, path, lang, title) = parse_input(&fields)?;
+        Self::with_input(&fields, defaults, input, path, lang, title)
+    }
+
+    /// A request for a session's Changes view: the contract's fields that say how to show
+    /// a change ([`PRESENTATION_FIELDS`]: mode, theme, layout, the file's format, quality,
+    /// scale and width, TTL, base URL, context, title) are read from `map` and validated
+    /// exactly as `POST /api/v1/diffs` validates them. `session_keys` are the caller's
+    /// own keys, left alone; any other key is the contract's unknown-field error. An absent
+    /// or blank title is `default_title`.
+    pub fn for_session(
+        map: &Map<String, Value>,
+        session_keys: &[&str],
+        default_title: &str,
+        defaults: &DiffDefaults,
+    ) -> Result<Self, DiffInputError> {
+        reject_unknown(map, &[&PRESENTATION_FIELDS, session_keys], "")?;
+        let fields = Fields { map, prefix: "" };
+        let title = parse_title(&fields)?.unwrap_or(default_title).to_string();
+        Self::with_input(&fields, defaults, DiffInput::Session, None, None, title)
+    }
+
+    /// The request for `input` with the presentation fields of `fields`.
+    fn with_input(
+        fields: &Fields<'_>,
+        defaults: &DiffDefaults,
+        input: DiffInput,
+        path: Option<String>,
+        lang: Option<String>,
+        title: String,
+    ) -> Result<Self, DiffInputError> {
         let mode = fields
             .enumerated(
                 "mode",
@@ -234,8 +269,8 @@ impl DiffRequest {
             )?
             .unwrap_or(defaults.layout);
         let expand_unchanged = fields.boolean("expandUnchanged")?.unwrap_or(false);
-        let file = parse_file_options(&fields, defaults)?;
-        let ttl_seconds = parse_ttl(&fields)?.unwrap_or(defaults.ttl_seconds);
+        let file = parse_file_options(fields, defaults)?;
+        let ttl_seconds = parse_ttl(fields)?.unwrap_or(defaults.ttl_seconds);
         let base_url = match fields
             .string("baseUrl")?
             .map(trim)
@@ -244,7 +279,7 @@ impl DiffRequest {
             Some(raw) => Some(normalize_base_url(raw)?),
             None => None,
         };
-        let context = parse_context(&fields)?;
+        let context = parse_context(fields)?;
 
         Ok(DiffRequest {
             input,
@@ -276,6 +311,7 @@ impl DiffRequest {
         match self.input {
             DiffInput::BeforeAfter { .. } => InputKind::BeforeAfter,
             DiffInput::Patch { .. } => InputKind::Patch,
+            DiffInput::Session => InputKind::Activity,
         }
     }
 
@@ -292,12 +328,16 @@ fn trim(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
 }
 
+/// Refuses the first key of `map` in none of the `known` lists.
 fn reject_unknown(
     map: &Map<String, Value>,
-    known: &[&str],
+    known: &[&[&str]],
     prefix: &str,
 ) -> Result<(), DiffInputError> {
-    if let Some(key) = map.keys().find(|k| !known.contains(&k.as_str())) {
+    if let Some(key) = map
+        .keys()
+        .find(|k| !known.iter().any(|list| list.contains(&k.as_str())))
+    {
         // Long or odd keys are shown cut and escaped, so the message stays one short line.
         let shown: String = key.chars().take(64).collect();
         let full = format!("{prefix}{shown}");
@@ -327,7 +367,7 @@ fn parse_input(fields: &Fields<'_>) -> Result<ParsedInput, DiffInputError> {
     let after = fields.string("after")?;
     let path = fields.string("path")?.map(trim).filter(|s| !s.is_empty());
     let lang = fields.string("lang")?.map(trim).filter(|s| !s.is_empty());
-    let title = fields.string("title")?.map(trim).filter(|s| !s.is_empty());
+    let title = parse_title(fields)?;
 
     let input = if let Some(patch) = patch {
         check_size(patch, "patch", MAX_PATCH_BYTES)?;
@@ -360,12 +400,9 @@ fn parse_input(fields: &Fields<'_>) -> Result<ParsedInput, DiffInputError> {
     if let Some(lang) = lang {
         check_size(lang, "lang", MAX_LANG_BYTES)?;
     }
-    if let Some(title) = title {
-        check_size(title, "title", MAX_TITLE_BYTES)?;
-    }
     let fallback = match input {
-        DiffInput::BeforeAfter { .. } => "Text diff",
         DiffInput::Patch { .. } => "Patch diff",
+        DiffInput::BeforeAfter { .. } | DiffInput::Session => "Text diff",
     };
     let title = title.or(path).unwrap_or(fallback).to_string();
     Ok((
@@ -422,6 +459,15 @@ fn parse_file_options(
     })
 }
 
+/// The call's title, trimmed; `None` when blank or absent.
+fn parse_title<'a>(fields: &Fields<'a>) -> Result<Option<&'a str>, DiffInputError> {
+    let title = fields.string("title")?.map(trim).filter(|s| !s.is_empty());
+    if let Some(title) = title {
+        check_size(title, "title", MAX_TITLE_BYTES)?;
+    }
+    Ok(title)
+}
+
 fn first_some<T, const N: usize>(values: [Option<T>; N]) -> Option<T> {
     values.into_iter().flatten().next()
 }
@@ -458,7 +504,7 @@ fn parse_context(fields: &Fields<'_>) -> Result<Option<DiffContext>, DiffInputEr
     let map = value
         .as_object()
         .ok_or_else(|| DiffInputError::invalid("context must be an object."))?;
-    reject_unknown(map, &CONTEXT_FIELDS, "context.")?;
+    reject_unknown(map, &[&CONTEXT_FIELDS], "context.")?;
     let inner = Fields {
         map,
         prefix: "context.",

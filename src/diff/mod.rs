@@ -36,7 +36,7 @@ pub use base_url::normalize_base_url;
 pub use error::{DiffErrorKind, DiffInputError};
 pub use input::{
     DiffContext, DiffInput, DiffRequest, FileOptions, InputKind, Presentation, IDENTICAL_MESSAGE,
-    MAX_CONTEXT_BYTES, MAX_REQUEST_BODY_BYTES,
+    MAX_CONTEXT_BYTES, MAX_REQUEST_BODY_BYTES, PRESENTATION_FIELDS,
 };
 pub use model::{
     DiffLine, DiffModel, FileDiff, FileStatus, FullText, Gap, Hunk, LineKind, WordSpan,
@@ -92,5 +92,10 @@ pub fn model_for_input(
             Ok(DiffOutcome::Changed(diff_texts(path, before, after)))
         }
         DiffInput::Patch { patch } => parse_patch(patch).map(DiffOutcome::Changed),
+        // The request holds no change: the activity projection builds this model.
+        DiffInput::Session => Err(DiffInputError::new(
+            DiffErrorKind::MissingInput,
+            "A session's changes come from its tool calls (POST /api/v1/activity/changes).",
+        )),
     }
 }

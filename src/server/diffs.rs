@@ -23,7 +23,7 @@ use super::response::{json, with_type};
 use super::AppState;
 use crate::diff::recipe::ViewerRecipe;
 use crate::diff::store::{
-    Artifact, ArtifactStore, NewArtifact, StoreError, PDF_FILE, PNG_FILE, VIEWER_FILE,
+    Artifact, ArtifactStore, Created, NewArtifact, StoreError, PDF_FILE, PNG_FILE, VIEWER_FILE,
     VIEWER_RECIPE_FILE,
 };
 use crate::diff::view::{VIEWER_JS, VIEWER_RUNTIME_JS};
@@ -54,7 +54,7 @@ fn input_error(e: DiffInputError) -> Error {
     Error::InvalidRequest(e.message().to_string())
 }
 
-fn store_error(e: StoreError) -> Error {
+pub(super) fn store_error(e: StoreError) -> Error {
     match e {
         StoreError::TooLarge { .. } => Error::InvalidRequest(e.message()),
         StoreError::StorageFull { .. } => Error::StorageFull(e.message()),
@@ -151,16 +151,7 @@ fn store_artifact(
     file_count: usize,
     file: Option<Result<ExportedFile, ExportError>>,
 ) -> Result<Response, Error> {
-    let (file, file_error) = match file {
-        None => (None, None),
-        Some(Ok(file)) => (Some(file), None),
-        // `file` has nothing to fall back to; `both` still answers with the viewer.
-        Some(Err(e)) if request.mode == Mode::File => return Err(e.into()),
-        Some(Err(e)) => {
-            tracing::warn!(error = %e, "diff file render failed; answering with the viewer only");
-            (None, Some(e.to_string()))
-        }
-    };
+    let (file, file_error) = file_outcome(request.mode, file)?;
     // The viewer page is rendered when it is first opened (see `diff::recipe`): the
     // call stores only what renders it.
     let recipe =
@@ -172,7 +163,34 @@ fn store_artifact(
     if let Some(file) = &file {
         payloads.push((file.file_name(), &file.bytes));
     }
-    let context = request.context.clone().unwrap_or_default();
+    let created = create_artifact(state, request, file_count, &payloads)?;
+    let details = artifact_details(
+        state,
+        &created,
+        request,
+        file_count,
+        recipe.is_some(),
+        file.as_ref(),
+        file_error,
+    )?;
+    Ok(json(
+        StatusCode::OK,
+        &serde_json::json!({ "details": details }),
+    ))
+}
+
+/// Stores an artifact of `request` holding `payloads`, with the call's TTL, title, input
+/// kind, mode and context, and counts it.
+pub(super) fn create_artifact(
+    state: &AppState,
+    request: &DiffRequest,
+    file_count: usize,
+    payloads: &[(&str, &[u8])],
+) -> Result<Created, Error> {
+    let context = request
+        .context
+        .as_ref()
+        .and_then(|c| serde_json::to_value(c).ok());
     let created = state
         .diff_store
         .create(
@@ -182,15 +200,30 @@ fn store_artifact(
                 input_kind: enum_name(&request.input_kind()),
                 file_count: file_count as u64,
                 mode: enum_name(&request.mode),
-                context: match serde_json::to_value(&context) {
-                    Ok(serde_json::Value::Object(map)) => map,
+                context: match context {
+                    Some(serde_json::Value::Object(map)) => map,
                     _ => serde_json::Map::new(),
                 },
             },
-            &payloads,
+            payloads,
         )
         .map_err(store_error)?;
     state.metrics.diff_artifact_created();
+    Ok(created)
+}
+
+/// The contract's `details` of a created artifact: `changed`, id, expiry, title, input
+/// kind, file count, mode and context; the viewer's URL and path when it has a viewer; the
+/// file's fields (or `fileError`) when a file was asked for.
+pub(super) fn artifact_details(
+    state: &AppState,
+    created: &Created,
+    request: &DiffRequest,
+    file_count: usize,
+    with_viewer: bool,
+    file: Option<&ExportedFile>,
+    file_error: Option<String>,
+) -> Result<serde_json::Map<String, serde_json::Value>, Error> {
     let mut details = serde_json::Map::new();
     let mut put = |k: &str, v: serde_json::Value| {
         details.insert(k.to_string(), v);
@@ -209,12 +242,48 @@ fn store_artifact(
         put("context", serde_json::to_value(context).unwrap_or_default());
     }
     let base = request.base_url.as_deref().unwrap_or(&state.diff_base_url);
-    if recipe.is_some() {
+    if with_viewer {
         let viewer_path = format!("/plugins/diffs/view/{}/{}", created.id(), created.token);
         put("viewerUrl", format!("{base}{viewer_path}").into());
         put("viewerPath", viewer_path.into());
     }
-    if let Some(file) = &file {
+    put_file_details(&mut details, state, created, base, file, file_error)?;
+    Ok(details)
+}
+
+/// What became of a call's PNG/PDF render: the file, or for `both` the reason it is
+/// missing (the viewer still answers). For `file` a failed render is the call's error,
+/// since there is nothing to fall back to.
+pub(super) fn file_outcome(
+    mode: Mode,
+    file: Option<Result<ExportedFile, ExportError>>,
+) -> Result<(Option<ExportedFile>, Option<String>), Error> {
+    match file {
+        None => Ok((None, None)),
+        Some(Ok(file)) => Ok((Some(file), None)),
+        Some(Err(e)) if mode == Mode::File => Err(e.into()),
+        Some(Err(e)) => {
+            tracing::warn!(error = %e, "diff file render failed; answering with the viewer only");
+            Ok((None, Some(e.to_string())))
+        }
+    }
+}
+
+/// Adds the contract's fields for the artifact's stored file to `details` (`filePath`,
+/// `fileUrl`, bytes, format, quality, scale, width, then the legacy `image*` aliases with
+/// the same values), or `fileError`/`imageError` when the render failed.
+fn put_file_details(
+    details: &mut serde_json::Map<String, serde_json::Value>,
+    state: &AppState,
+    created: &Created,
+    base: &str,
+    file: Option<&ExportedFile>,
+    file_error: Option<String>,
+) -> Result<(), Error> {
+    let mut put = |k: &str, v: serde_json::Value| {
+        details.insert(k.to_string(), v);
+    };
+    if let Some(file) = file {
         let path = state
             .diff_store
             .file_path(created.id(), file.file_name())
@@ -223,7 +292,6 @@ fn store_artifact(
             .into_owned();
         let format = enum_name(&file.format);
         let quality = enum_name(&file.quality);
-        // The contract's names, then the legacy `image*` aliases with the same values.
         put("filePath", path.clone().into());
         put(
             "fileUrl",
@@ -246,49 +314,11 @@ fn store_artifact(
         put("fileError", error.clone().into());
         put("imageError", error.into());
     }
-    Ok(json(
-        StatusCode::OK,
-        &serde_json::json!({ "details": details }),
-    ))
-}
-
-/// Where a saved viewer page can be reached.
-#[derive(Debug)]
-pub struct SavedViewer {
-    /// The artifact id.
-    pub artifact_id: String,
-    /// `/plugins/diffs/view/{id}/{token}`.
-    pub viewer_path: String,
-    /// The path on the chosen base URL.
-    pub viewer_url: String,
-    /// Expiry, RFC 3339.
-    pub expires_at: String,
-}
-
-/// Stores a rendered viewer page as an artifact and builds its URLs (`base_url` from the
-/// call wins over the configured base).
-pub fn save_viewer(
-    state: &AppState,
-    meta: NewArtifact,
-    page: &str,
-    base_url: Option<&str>,
-) -> Result<SavedViewer, Error> {
-    let created = state
-        .diff_store
-        .create(meta, &[(VIEWER_FILE, page.as_bytes())])
-        .map_err(store_error)?;
-    let base = base_url.unwrap_or(&state.diff_base_url);
-    let viewer_path = format!("/plugins/diffs/view/{}/{}", created.id(), created.token);
-    Ok(SavedViewer {
-        artifact_id: created.id().to_string(),
-        viewer_url: format!("{base}{viewer_path}"),
-        viewer_path,
-        expires_at: crate::time::rfc3339(created.artifact.expires_at()),
-    })
+    Ok(())
 }
 
 /// The contract spelling of a serde unit enum (`before_after`, `view`, …).
-fn enum_name<T: Serialize>(value: &T) -> String {
+pub(super) fn enum_name<T: Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(serde_json::Value::String(s)) => s,
         _ => String::new(),

@@ -137,11 +137,11 @@ pub fn document(server: &str) -> Value {
         "/api/v1/activity/changes",
         post_op(
             "activityChanges",
-            "The same input into the session's Changes view, stored as a diff viewer artifact.",
-            schema_ref("ActivityInput"),
+            "The same input into the session's Changes view as a diff artifact: with the `diffs` presentation fields, `mode: \"file\"`/`\"both\"` also draws it as a PNG or PDF (export engine; no browser needed by default) and answers the same file fields as `createDiff`.",
+            schema_ref("ChangesInput"),
             200,
-            json!({"type": "object", "required": ["details"], "properties": {"details": {"type": "object", "required": ["artifactId", "viewerUrl", "viewerPath", "expiresAt"]}}}),
-            &[400, 413, 415, 500, 507],
+            schema_ref("ChangesAnswer"),
+            &[400, 413, 415, 422, 500, 507],
         ),
     );
     let snap = [param("id"), param("token")];
@@ -691,6 +691,24 @@ fn schemas() -> Value {
                 }}
             }
         }));
+    // A Changes call: the session's keys and the `diffs` presentation fields, nothing else.
+    let mut changes_props = schemas["ActivityInput"]["properties"].clone();
+    for key in crate::diff::PRESENTATION_FIELDS {
+        changes_props[key] = schemas["DiffInput"]["properties"][key].clone();
+    }
+    schemas.insert("ChangesInput".into(), json!({
+            "type": "object",
+            "additionalProperties": false,
+            "description": "A session (as `ActivityInput`) and how to show its changes (the `DiffInput` fields that are not the change itself; `title` defaults to `Changes`).",
+            "properties": changes_props
+        }));
+    let mut changes_answer = schemas["DiffAnswer"].clone();
+    let details = &mut changes_answer["properties"]["details"]["properties"];
+    details["inputKind"] = json!({"enum": ["activity"]});
+    details["message"] = json!({"type": "string", "description": "When `changed` is false: the session has no file changes (no file is drawn; a viewer page says so for `view` and `both`)"});
+    details["entryCount"] =
+        json!({"type": "integer", "description": "Entries of the view: one per turn and path"});
+    schemas.insert("ChangesAnswer".into(), changes_answer);
     Value::Object(schemas)
 }
 

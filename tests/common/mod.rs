@@ -216,3 +216,16 @@ pub fn tiny_png() -> Vec<u8> {
         .unwrap();
     out
 }
+
+/// The text of a PDF by Poppler's `pdftotext -layout` (what a reader copies out of it).
+pub fn pdftotext(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("diff.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let out = std::process::Command::new("pdftotext")
+        .args(["-layout".as_ref(), path.as_os_str(), "-".as_ref()])
+        .output()
+        .expect("pdftotext (Debian's poppler-utils) is needed: run the README's test command");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}

@@ -722,3 +722,65 @@ fn build_model_runs_patch_limits_with_contract_messages() {
     assert_eq!(err.message(), "Patch input did not contain any file diffs.");
     assert_eq!(err.kind(), DiffErrorKind::PatchEmpty);
 }
+
+// --- a session's Changes view (presentation fields only) -------------------------------
+
+fn session(v: Value) -> Result<DiffRequest, crate::diff::DiffInputError> {
+    DiffRequest::for_session(
+        v.as_object().unwrap(),
+        &["turns", "workspaceRoot"],
+        "Changes",
+        &DiffDefaults::default(),
+    )
+}
+
+#[test]
+fn a_session_request_reads_the_presentation_fields_as_the_contract_does() {
+    let r = session(json!({
+        "turns": [], "workspaceRoot": "/w",
+        "mode": "both", "theme": "dark", "layout": "split",
+        "imageFormat": "pdf", "fileQuality": "hq", "fileScale": 9, "ttlSeconds": "60",
+        "context": {"agentId": "a1"},
+    }))
+    .unwrap();
+    assert_eq!(r.input, DiffInput::Session);
+    assert_eq!(r.input_kind(), InputKind::Activity);
+    assert_eq!(
+        (r.mode, r.theme, r.layout),
+        (Mode::Both, Theme::Dark, Layout::Split)
+    );
+    assert_eq!(
+        (r.file.format, r.file.quality),
+        (FileFormat::Pdf, FileQuality::Hq)
+    );
+    // Clamped as for /api/v1/diffs.
+    assert_eq!(r.file.scale, 4.0);
+    assert_eq!(r.ttl_seconds, 60);
+    assert_eq!(r.title, "Changes");
+    assert_eq!(r.context.unwrap().agent_id.as_deref(), Some("a1"));
+    assert_eq!(
+        session(json!({"title": "  Turn 3 "})).unwrap().title,
+        "Turn 3"
+    );
+}
+
+#[test]
+fn a_session_request_refuses_what_the_contract_refuses_and_unknown_keys() {
+    let refused = |v| session(v).expect_err("refused").message().to_string();
+    assert_eq!(
+        refused(json!({"fileformat": "png"})),
+        "Unknown field \"fileformat\"."
+    );
+    // The input fields of /api/v1/diffs are not presentation: a session has its own.
+    assert_eq!(refused(json!({"patch": "x"})), "Unknown field \"patch\".");
+    assert_eq!(
+        refused(json!({"mode": "movie"})),
+        message(texts(json!({"mode": "movie"})))
+    );
+    assert_eq!(
+        refused(json!({"title": "t".repeat(1025)})),
+        "title exceeds maximum size (1024 bytes)."
+    );
+    // Its model is never built from the request.
+    assert!(build_model(&session(json!({})).unwrap()).is_err());
+}

@@ -372,8 +372,16 @@ fn stats_with(model: &DiffModel, p: &Palette) -> Vec<(String, bool, Rgba)> {
             p.muted,
         ));
     }
-    out.push((format!("+{}", model.additions()), true, p.add_strong));
-    out.push((format!("-{}", model.deletions()), true, p.del_strong));
+    // As the viewer: totals over the files whose counts are known, and how many are not.
+    let n = model.files.len();
+    let unknown = model.files.iter().filter(|f| f.text_unknown).count();
+    if unknown < n || n == 0 {
+        out.push((format!("+{}", model.additions()), true, p.add_strong));
+        out.push((format!("-{}", model.deletions()), true, p.del_strong));
+    }
+    if unknown > 0 {
+        out.push((format!("{unknown} without line counts"), false, p.muted));
+    }
     out
 }
 
@@ -463,6 +471,16 @@ fn counts(b: &mut Builder, right: f32, mid: f32, add: usize, del: usize, extra: 
     left
 }
 
+/// The viewer's `no line counts` (12 px, muted) right-aligned at `right`, in place of
+/// the counts of a file whose text the tool call did not state: never invented zeroes.
+fn unknown_counts(b: &mut Builder, right: f32, mid: f32) {
+    const NO_COUNTS: &str = "no line counts";
+    let left = right - text::text_width(NO_COUNTS, 12.0, false);
+    let base = baseline(mid - 12.0 * SANS_LH / 2.0, 12.0 * SANS_LH, 12.0);
+    let muted = b.p.muted;
+    b.label(left, base, NO_COUNTS, 12.0, false, muted);
+}
+
 /// The changed-files summary of a multi-file patch; returns the y below it.
 fn summary(b: &mut Builder, model: &DiffModel, x: f32, y: f32, w: f32) -> Result<f32, TooTall> {
     let p = b.p;
@@ -500,6 +518,11 @@ fn summary(b: &mut Builder, model: &DiffModel, x: f32, y: f32, w: f32) -> Result
         cx += path_label(b, file, cx, base, false, p.accent, "(unnamed)") + 8.0;
         for (s, color) in badges(file, &p) {
             cx += badge(b, cx, mid, &s, color) + 8.0;
+        }
+        if file.text_unknown {
+            unknown_counts(b, x + w - 13.0, mid);
+            top += li_h;
+            continue;
         }
         // Five 8 px blocks, 1 px apart, after the counts.
         let blocks_w = 5.0 * 8.0 + 4.0 + 2.0;
@@ -700,14 +723,18 @@ fn file_box(
     if with_cr && !without_cr {
         tag(&mut head, cx, mid, "CRLF");
     }
-    counts(
-        &mut head,
-        x + w - 13.0,
-        mid,
-        file.additions,
-        file.deletions,
-        0.0,
-    );
+    if file.text_unknown {
+        unknown_counts(&mut head, x + w - 13.0, mid);
+    } else {
+        counts(
+            &mut head,
+            x + w - 13.0,
+            mid,
+            file.additions,
+            file.deletions,
+            0.0,
+        );
+    }
 
     let body_top = top + head_h + 1.0;
     let mut body = Builder {
