@@ -32,6 +32,7 @@ fn snapshot_of(name: &str, text: &str) -> (SnapshotStore, previewd::preview::Cre
 fn options() -> ShellOptions {
     ShellOptions {
         static_prefix: "../../../static/".into(),
+        fonts_prefix: "../../../fonts/".into(),
         html_scripts: true,
         highlight_bytes: Limits::default().highlight_bytes,
         rendered_view_bytes: Limits::default().rendered_view_bytes,

@@ -641,3 +641,75 @@ async fn metrics_count_responses_and_diff_work_and_need_the_token_remotely() {
     );
     assert_eq!(remote(Some("s3cret-token")).await.unwrap().status(), 200);
 }
+
+/// previewd's own assets are linked under their version and cached for good there; the
+/// grid page of a sheet links them the same way, so a second preview fetches none again.
+#[tokio::test(flavor = "multi_thread")]
+async fn pages_link_versioned_assets_that_browsers_may_keep() {
+    let s = start(|_| {}).await;
+    s.write("t.csv", "a,b\n1,2\n");
+    let body = s.preview_ok("t.csv").await;
+    let (id, token) = ids(&body);
+    let version = previewd::preview::assets::version();
+    let shell = s.get_text(&format!("/p/{id}/{token}/")).await;
+    let grid = s.get_text(&format!("/p/{id}/{token}/grid/")).await;
+    for (page, root, files) in [
+        (
+            &shell,
+            "../../../",
+            &["base.css", "shell.css", "highlight.css", "shell.js"][..],
+        ),
+        (
+            &grid,
+            "../../../../",
+            &["sheet.css", "drawings.js", "tables.js", "sheet.js"][..],
+        ),
+    ] {
+        for file in files {
+            let link = format!("\"{root}static/{version}/{file}\"");
+            assert!(page.contains(&link), "{link} in {page}");
+            let r = s.get(&format!("/static/{version}/{file}")).await;
+            assert_eq!(r.status(), 200, "{file}");
+            assert_eq!(
+                r.headers()["cache-control"],
+                "public, max-age=31536000, immutable"
+            );
+            assert_eq!(r.headers()["content-security-policy"], "default-src 'none'");
+            let bytes = r.bytes().await.unwrap();
+            // An old page's version, and no version: the same bytes, never kept.
+            for path in [
+                format!("/static/0123456789abcdef/{file}"),
+                format!("/static/{file}"),
+            ] {
+                let r = s.get(&path).await;
+                assert_eq!(
+                    r.headers()["cache-control"],
+                    "no-store, max-age=0",
+                    "{path}"
+                );
+                assert_eq!(r.bytes().await.unwrap(), bytes, "{path}");
+            }
+        }
+    }
+    assert!(!shell.contains("\"../../../static/base.css\""));
+    // The pages themselves stay uncached, and unknown assets are 404 under any version.
+    let r = s.get(&format!("/p/{id}/{token}/grid/")).await;
+    assert_eq!(r.headers()["cache-control"], "no-store, max-age=0");
+    assert_eq!(
+        s.get(&format!("/static/{version}/nope.js")).await.status(),
+        404
+    );
+    assert_eq!(
+        s.get(&format!("/static/{version}/..%2Fnope"))
+            .await
+            .status(),
+        404
+    );
+    // The grid's scripts are no longer files of the snapshot.
+    assert_eq!(
+        s.get(&format!("/p/{id}/{token}/grid/sheet.js"))
+            .await
+            .status(),
+        404
+    );
+}

@@ -30,9 +30,12 @@ async fn a_deck_has_slides_a_model_and_media() {
     let page = s.get_text(&format!("/p/{id}/{token}/")).await;
     // The viewer script comes from previewd's static files (the shell's CSP allows only
     // 'self' scripts), right after slide 1 and neither deferred nor async.
-    let tag = "<script src=\"../../../static/pptx.js\"></script>";
+    let tag = format!(
+        "<script src=\"../../../static/{}/pptx.js\"></script>",
+        previewd::preview::assets::version()
+    );
     assert_eq!(page.matches("pptx.js").count(), 1);
-    let at = page.find(tag).expect("the viewer script element");
+    let at = page.find(&tag).expect("the viewer script element");
     assert!(page[..at].ends_with("</section>"));
     assert!(page.find("id=\"slide-1\"").unwrap() < at);
     assert!(at < page.find("id=\"slide-2\"").unwrap());

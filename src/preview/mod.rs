@@ -4,6 +4,7 @@
 //! every view, the raw bytes and the sandboxed HTML document are all served from it. Only
 //! sibling assets of a previewed HTML page are read again, each by a fresh scoped read.
 
+pub mod assets;
 pub mod document;
 pub mod heap;
 pub mod image;

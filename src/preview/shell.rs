@@ -32,8 +32,10 @@ pub struct ShellOptions {
     pub highlight_bytes: u64,
     /// A rendered view over this many bytes is cached (and shown) as a notice instead.
     pub rendered_view_bytes: u64,
-    /// The machine fonts served under `{static_prefix}../fonts/`; `None`: documents get
-    /// font stacks by name only.
+    /// Relative URL prefix of the machine fonts (`/fonts/{id}`) from a view URL.
+    pub fonts_prefix: String,
+    /// The machine fonts served under `fonts_prefix`; `None`: documents get font stacks
+    /// by name only.
     pub fonts: Option<Arc<crate::office::fonts::FontCatalog>>,
     /// Guards for reading a document's font parts.
     pub office_limits: crate::office::OfficeLimits,
@@ -45,7 +47,7 @@ fn shell_font_plan(snapshot: &Snapshot, options: &ShellOptions) -> crate::office
     let (Some(model), Some(bytes)) = (&snapshot.office, snapshot.read.bytes.as_deref()) else {
         return Default::default();
     };
-    let machine = format!("{}../fonts/", options.static_prefix);
+    let machine = options.fonts_prefix.clone();
     let none = std::collections::HashMap::new();
     let sources = crate::office::fonts::FontSources {
         machine: options.fonts.as_deref().map(|c| (c, machine.as_str())),

@@ -229,7 +229,7 @@ pub fn document(server: &str) -> Value {
         "/p/{id}/{token}/grid/{file}",
         get_op(
             "sheetGridFile",
-            "The grid's `sheet.js`, `sheet.css`, or `meta.json` (sheets, sizes, panes, styles; `complete`, `rowsKnown` and `sha256` say how much of a table read in the background is in).",
+            "The grid's `meta.json` (sheets, sizes, panes, styles; `complete`, `rowsKnown` and `sha256` say how much of a table read in the background is in).",
             &with("file"),
             any_ok(),
             &[404, 415, 422],
@@ -326,8 +326,18 @@ pub fn document(server: &str) -> Value {
         "/static/{file}",
         get_op(
             "staticAsset",
-            "A shared asset embedded in the binary.",
+            "A shared asset embedded in the binary, uncached.",
             &[param("file")],
+            any_ok(),
+            &[404],
+        ),
+    );
+    add(
+        "/static/{version}/{file}",
+        get_op(
+            "staticAssetVersioned",
+            "A shared asset as the pages link it: under the current version (a digest of every asset) cached as immutable; under another, the current bytes uncached.",
+            &[param("version"), param("file")],
             any_ok(),
             &[404],
         ),

@@ -45,6 +45,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/p/{id}/{token}/{view}", get(views::shell_view))
         .route("/w/{workspace}/{*path}", get(views::browse))
         .route("/static/{file}", get(views::static_file))
+        .route("/static/{version}/{file}", get(views::static_versioned))
         .route("/fonts/{id}", get(fonts::machine))
         .route("/api/v1/diffs", post(diffs::create))
         .route("/api/v1/activity", post(activity::activity))

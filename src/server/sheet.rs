@@ -27,10 +27,6 @@ use crate::preview::Snapshot;
 pub const GRID_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'self'";
 
 const PAGE: &str = include_str!("../../viewers/sheet/grid.html");
-const SCRIPT: &str = include_str!("../../viewers/sheet/sheet.js");
-const DRAWINGS: &str = include_str!("../../viewers/sheet/drawings.js");
-const TABLES: &str = include_str!("../../viewers/sheet/tables.js");
-const STYLE: &str = include_str!("../../viewers/sheet/sheet.css");
 
 /// Most search hits returned at once.
 const MAX_HITS: usize = 500;
@@ -100,12 +96,15 @@ pub async fn page(
         &[
             ("name", &escape(snapshot.read.file_name())),
             ("first_block", &first_block),
+            // The service's root from `/p/{id}/{token}/grid/`.
+            ("static", &crate::preview::assets::prefix("../../../../")),
         ],
     );
     Ok(with_type(body, "text/html; charset=utf-8", Some(GRID_CSP)))
 }
 
-/// `GET /p/{id}/{token}/grid/{file}`: `sheet.js`, `sheet.css` or `meta.json`.
+/// `GET /p/{id}/{token}/grid/{file}`: `meta.json` (the page's scripts and stylesheet are
+/// static assets, [`crate::preview::assets`]).
 pub async fn file(
     State(state): State<Arc<AppState>>,
     Path((id, token, file)): Path<(String, String, String)>,
@@ -113,25 +112,6 @@ pub async fn file(
     let snapshot = state.snapshots.get(&id, &token)?;
     let book = workbook(&snapshot)?;
     match file.as_str() {
-        "sheet.js" => Ok(with_type(
-            SCRIPT,
-            "text/javascript; charset=utf-8",
-            Some("default-src 'none'"),
-        )),
-        "drawings.js" | "tables.js" => Ok(with_type(
-            if file == "tables.js" {
-                TABLES
-            } else {
-                DRAWINGS
-            },
-            "text/javascript; charset=utf-8",
-            Some("default-src 'none'"),
-        )),
-        "sheet.css" => Ok(with_type(
-            Bytes::from(format!("{}\n{STYLE}", grid::TABLE_CSS)),
-            "text/css; charset=utf-8",
-            Some("default-src 'none'"),
-        )),
         "meta.json" => {
             let cached = snapshot.clone();
             let body = state

@@ -13,6 +13,7 @@ use super::response::{see_other, with_type};
 use super::AppState;
 use crate::error::Error;
 use crate::markup::encode_path;
+use crate::preview::assets;
 use crate::preview::document::{
     self, content_type, doc_csp, with_bootstrap, DocScope, DOC_CSP_EXTRA,
 };
@@ -55,13 +56,17 @@ pub async fn shell_view(
     render_shell(&state, snapshot, view).await
 }
 
+/// The service's root from a view URL (`/p/{id}/{token}/{view}`).
+const SHELL_ROOT: &str = "../../../";
+
 async fn render_shell(
     state: &Arc<AppState>,
     snapshot: Arc<Snapshot>,
     view: View,
 ) -> Result<Response, Error> {
     let options = ShellOptions {
-        static_prefix: "../../../static/".into(),
+        static_prefix: assets::prefix(SHELL_ROOT),
+        fonts_prefix: format!("{SHELL_ROOT}fonts/"),
         html_scripts: state.config.preview.html_scripts,
         highlight_bytes: state.config.limits.highlight_bytes,
         rendered_view_bytes: state.config.limits.rendered_view_bytes,
@@ -399,38 +404,29 @@ pub async fn browse(
     )))
 }
 
-/// `/static/{file}`: previewd's own CSS and JS, embedded in the binary.
+/// `/static/{file}`: previewd's own CSS and JS, embedded in the binary, uncached (pages
+/// link the versioned form below).
 pub async fn static_file(Path(file): Path<String>) -> Response {
-    let (body, content_type): (&'static str, &'static str) = match file.as_str() {
-        "base.css" => (
-            include_str!("../../static/base.css"),
-            "text/css; charset=utf-8",
-        ),
-        "shell.css" => (
-            include_str!("../../viewers/shell/shell.css"),
-            "text/css; charset=utf-8",
-        ),
-        "shell.js" => (
-            include_str!("../../viewers/shell/shell.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        "highlight.css" => (crate::highlight::stylesheet(), "text/css; charset=utf-8"),
-        "docx.css" => (crate::office::docx::STYLESHEET, "text/css; charset=utf-8"),
-        "pptx.css" => (crate::office::pptx::STYLESHEET, "text/css; charset=utf-8"),
-        "pptx-viewer.css" => (crate::office::pptx::VIEWER_CSS, "text/css; charset=utf-8"),
-        "pptx.js" => (
-            crate::office::pptx::VIEWER_JS,
-            "text/javascript; charset=utf-8",
-        ),
-        "pdf-viewer.js" => (
-            include_str!("../../viewers/pdf/pdf-viewer.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        "pdf-viewer.css" => (
-            include_str!("../../viewers/pdf/pdf-viewer.css"),
-            "text/css; charset=utf-8",
-        ),
-        _ => return Error::not_found("no such asset").into_response(),
+    static_answer(&file, false)
+}
+
+/// `/static/{version}/{file}`: the same, cached for good when `version` is the current
+/// [`assets::version`] (see [`crate::preview::assets`]); an old version gets the current
+/// bytes, uncached.
+pub async fn static_versioned(Path((version, file)): Path<(String, String)>) -> Response {
+    static_answer(&file, version == assets::version())
+}
+
+fn static_answer(file: &str, immutable: bool) -> Response {
+    let Some(asset) = assets::get(file) else {
+        return Error::not_found("no such asset").into_response();
     };
-    with_type(body, content_type, Some("default-src 'none'"))
+    let mut response = with_type(asset.body, asset.content_type, Some("default-src 'none'"));
+    if immutable {
+        response.headers_mut().insert(
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static(assets::IMMUTABLE),
+        );
+    }
+    response
 }
