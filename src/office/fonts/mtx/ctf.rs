@@ -534,7 +534,7 @@ fn instructions(s: &mut Streams<'_>, out: &mut Vec<u8>) -> Result<(), MtxError> 
 /// Lays out an sfnt: directory sorted by tag with its binary-search fields, tables
 /// 4-byte aligned, each table's checksum, then `head.checkSumAdjustment`.
 fn sfnt(version: u32, mut tables: Vec<([u8; 4], Vec<u8>)>) -> Vec<u8> {
-    tables.sort_by(|a, b| a.0.cmp(&b.0));
+    tables.sort_by_key(|t| t.0);
     let n = tables.len();
     let pow = if n == 0 { 0 } else { 1usize << n.ilog2() };
     let search_range = (pow * 16) as u16;

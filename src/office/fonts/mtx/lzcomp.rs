@@ -95,9 +95,9 @@ impl Model {
             node.up = (i / 2) as u16;
             node.weight = 1;
         }
-        for i in ROOT..range {
-            tree[i].left = (2 * i) as u16;
-            tree[i].right = (2 * i + 1) as u16;
+        for (i, node) in tree.iter_mut().enumerate().take(range).skip(ROOT) {
+            node.left = (2 * i) as u16;
+            node.right = (2 * i + 1) as u16;
         }
         let mut leaf = Vec::with_capacity(range);
         for s in 0..range {
