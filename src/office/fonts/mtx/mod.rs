@@ -23,10 +23,15 @@
 //! time is linear in the output (each LZCOMP symbol emits a byte or more, each glyph
 //! consumes input). Failures are an [`MtxError`], never a panic.
 //!
-//! No Rust crate decoded MTX when this was written (crates.io has WOFF/WOFF2 decoders,
-//! none for EOT compression), so it is implemented here; `hdmx` and `VDMX`, coded with
-//! MTX's own prediction schemes, are dropped rather than decoded (optional hints; see
-//! [`ctf`]).
+//! Crates considered: `eot-parse` (1.0.x, MPL-2.0) is libeot run through c2rust and
+//! cleaned of `unsafe`; its README says it reproduces "all of the bugs" of libeot, which
+//! include dropping the `instructionLength` of composite glyphs with instructions (see
+//! the tests) and hdmx/VDMX, and it documents no output caps. `webmedia` carries an MTX
+//! decoder inside a general image/video/font crate, far more than previewd needs. Both
+//! were judged from their published docs and READMEs, not a full source audit; neither
+//! was a better fit than about 1,000 lines written here from the format, tested against
+//! libeot's `eot2ttf`. `hdmx` and `VDMX`, coded with MTX's own prediction schemes, are
+//! dropped rather than decoded (optional hints; see [`ctf`]).
 
 mod ctf;
 mod lzcomp;
