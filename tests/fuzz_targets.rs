@@ -27,6 +27,8 @@ mod markdown;
 mod math;
 #[path = "../fuzz/src/metafile.rs"]
 mod metafile;
+#[path = "../fuzz/src/mtx.rs"]
+mod mtx;
 #[path = "../fuzz/src/native_render.rs"]
 mod native_render;
 #[path = "../fuzz/src/office_package.rs"]
@@ -137,6 +139,17 @@ fn office_targets_run_their_seeds() {
     run_bytes(xlsx::run, files("xlsx", &[".xlsx", ".xlsm"]));
     run_bytes(csv_sniff::run, files("csv", &[".csv", ".tsv"]));
     run_bytes(metafile::run, files("metafile", &[".emf", ".wmf"]));
+    // The MTX stream inside each EOT seed, whole and halved, and the EOT file itself.
+    let fonts = files("fonts", &[".fntdata"]);
+    let mtx_seeds: Vec<Vec<u8>> = fonts
+        .iter()
+        .filter_map(|eot| {
+            let size = u32::from_le_bytes(eot.get(4..8)?.try_into().ok()?) as usize;
+            Some(eot.get(eot.len().checked_sub(size)?..)?.to_vec())
+        })
+        .chain(fonts.iter().cloned())
+        .collect();
+    run_bytes(mtx::run, mtx_seeds);
     let mut png = Vec::new();
     image::RgbImage::new(3, 2)
         .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)

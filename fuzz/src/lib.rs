@@ -13,6 +13,7 @@ pub mod image_header;
 pub mod markdown;
 pub mod math;
 pub mod metafile;
+pub mod mtx;
 pub mod native_render;
 pub mod office_package;
 pub mod pdf_page;

@@ -9,9 +9,10 @@
 //! PPTX: the theme fonts (`a:fontScheme`) are the named fonts, and `p:embeddedFontLst` in
 //! the presentation part names each embedded face's `.fntdata` part.
 //! Those are Embedded OpenType files; PowerPoint writes them MicroType Express compressed
-//! (every one in the real corpus), which previewd does not decompress: such a face is not
-//! served and the font falls back to its resolved stack. An uncompressed EOT (optionally
-//! XOR-encrypted, as the EOT format allows) or a bare TrueType part is served.
+//! (every one in the real corpus), which [`super::mtx`] decompresses back to TrueType.
+//! An EOT (compressed or not, optionally XOR-encrypted, as the EOT format allows) or a
+//! bare TrueType part is served; one that does not decode or parse is not, and the font
+//! falls back to its resolved stack.
 
 use super::catalog::{sfnt_file, FontFile};
 use super::resolve::{FontClass, FontHints};
@@ -269,8 +270,8 @@ fn pptx_fonts(package: &OfficePackage<'_>, main: &str) -> DocumentFonts {
 }
 
 /// Reads and unwraps one embedded face: de-obfuscated, taken out of its EOT wrapper,
-/// checked by parsing it. `None` when it cannot be shown (MicroType Express compressed,
-/// damaged, too big).
+/// MicroType Express decompressed, checked by parsing it. `None` when it cannot be shown
+/// (damaged, too big).
 pub fn load(package: &OfficePackage<'_>, font: &EmbeddedFont) -> Option<FontFile> {
     let mut data = package
         .read_part_prefix(&font.part, MAX_EMBEDDED_BYTES)
@@ -291,9 +292,10 @@ fn is_sfnt(d: &[u8]) -> bool {
     matches!(d.get(..4), Some(b"\x00\x01\x00\x00" | b"OTTO" | b"true"))
 }
 
-/// The font data of an Embedded OpenType file when it is not MicroType Express
-/// compressed (EOT header: `EOTSize`, `FontDataSize`, `Version`, `Flags`, …, magic
-/// `0x504C` at byte 34; the font data is the last `FontDataSize` bytes).
+/// The font data of an Embedded OpenType file (EOT header: `EOTSize`, `FontDataSize`,
+/// `Version`, `Flags`, …, magic `0x504C` at byte 34; the font data is the last
+/// `FontDataSize` bytes), XOR-decrypted and MicroType Express decompressed as its
+/// `Flags` say. `None` (with the reason logged) when it is not a readable font.
 pub fn unwrap_eot(d: &[u8]) -> Option<Vec<u8>> {
     const TTEMBED_TTCOMPRESSED: u32 = 0x4;
     const TTEMBED_XORENCRYPTDATA: u32 = 0x1000_0000;
@@ -306,14 +308,40 @@ pub fn unwrap_eot(d: &[u8]) -> Option<Vec<u8>> {
     if d.get(34..36)? != [0x4C, 0x50] || eot_size > d.len() || data_size > eot_size {
         return None;
     }
-    if flags & TTEMBED_TTCOMPRESSED != 0 {
-        return None;
-    }
     let mut font = d.get(eot_size - data_size..eot_size)?.to_vec();
+    // The EOT writer compresses first, then encrypts: undone the other way round.
     if flags & TTEMBED_XORENCRYPTDATA != 0 {
         font.iter_mut().for_each(|b| *b ^= 0x50);
     }
+    if flags & TTEMBED_TTCOMPRESSED != 0 {
+        font = match super::mtx::decode(&font) {
+            Ok(font) => font,
+            Err(e) => {
+                tracing::debug!(
+                    reason = e.code(),
+                    "embedded font: MicroType Express data refused"
+                );
+                return None;
+            }
+        };
+    }
     is_sfnt(&font).then_some(font)
+}
+
+/// The family name an EOT header gives (`FamilyName`, UTF-16LE, after the fixed 82
+/// bytes and its size), trailing NULs dropped.
+pub fn eot_family_name(d: &[u8]) -> Option<String> {
+    let size = usize::from(u16::from_le_bytes(d.get(82..84)?.try_into().ok()?));
+    let units: Vec<u16> = d
+        .get(84..84 + size)?
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    Some(
+        String::from_utf16_lossy(&units)
+            .trim_end_matches('\0')
+            .to_owned(),
+    )
 }
 
 #[cfg(test)]
@@ -373,6 +401,10 @@ mod tests {
         assert_eq!(unwrap_eot(&compressed), None);
     }
 
+    /// A PowerPoint face, MicroType Express compressed (`fixtures/fonts/README.md`).
+    const MTX_EOT: &[u8] =
+        include_bytes!("../../../fixtures/fonts/shapecrawler-case008-calibri-bold-italic.fntdata");
+
     #[test]
     fn a_deck_lists_its_embedded_faces_and_only_readable_ones_load() {
         use crate::office::tests::support::ZipBuilder;
@@ -388,11 +420,12 @@ mod tests {
         let deck = ZipBuilder::new()
             .file("[Content_Types].xml", r#"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="fntdata" ContentType="application/x-fontdata"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/></Types>"#)
             .file("_rels/.rels", r#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/></Relationships>"#)
-            .file("ppt/_rels/presentation.xml.rels", format!("<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">{}{}</Relationships>", rel("rId7", "fonts/font1.fntdata"), rel("rId8", "fonts/font2.fntdata")))
-            .file("ppt/presentation.xml", r#"<?xml version="1.0"?><p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><p:embeddedFontLst><p:embeddedFont><p:font typeface="Deck Face" panose="020F0502020204030204" pitchFamily="34" charset="0"/><p:regular r:id="rId7"/><p:bold r:id="rId8"/></p:embeddedFont></p:embeddedFontLst></p:presentation>"#)
+            .file("ppt/_rels/presentation.xml.rels", format!("<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">{}{}{}</Relationships>", rel("rId7", "fonts/font1.fntdata"), rel("rId8", "fonts/font2.fntdata"), rel("rId9", "fonts/font3.fntdata")))
+            .file("ppt/presentation.xml", r#"<?xml version="1.0"?><p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><p:embeddedFontLst><p:embeddedFont><p:font typeface="Deck Face" panose="020F0502020204030204" pitchFamily="34" charset="0"/><p:regular r:id="rId7"/><p:bold r:id="rId8"/><p:boldItalic r:id="rId9"/></p:embeddedFont></p:embeddedFontLst></p:presentation>"#)
             .file("ppt/theme/theme1.xml", r#"<?xml version="1.0"?><a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:themeElements><a:fontScheme name="x"><a:majorFont><a:latin typeface="Deck Face"/><a:ea typeface=""/></a:majorFont><a:minorFont><a:latin typeface="Verdana" pitchFamily="34"/><a:ea typeface="MS Mincho"/></a:minorFont></a:fontScheme></a:themeElements></a:theme>"#)
             .file("ppt/fonts/font1.fntdata", MONO)
             .file("ppt/fonts/font2.fntdata", &compressed)
+            .file("ppt/fonts/font3.fntdata", MTX_EOT)
             .finish();
         let package = OfficePackage::open(&deck, &crate::office::OfficeLimits::default()).unwrap();
         let fonts = document_fonts(&package);
@@ -414,13 +447,20 @@ mod tests {
                 .collect::<Vec<_>>(),
             [
                 ("ppt/fonts/font1.fntdata", false),
-                ("ppt/fonts/font2.fntdata", true)
+                ("ppt/fonts/font2.fntdata", true),
+                ("ppt/fonts/font3.fntdata", true)
             ]
         );
         assert_eq!(load(&package, &fonts.embedded[0]).unwrap().data, MONO);
         assert!(
             load(&package, &fonts.embedded[1]).is_none(),
-            "MicroType Express is not unpacked"
+            "a damaged MicroType Express stream is not served"
         );
+        // A real one is unpacked to TrueType and served.
+        let face = load(&package, &fonts.embedded[2]).expect("MTX decoded");
+        assert_eq!(face.mime, "font/ttf");
+        let parsed = ttf_parser::Face::parse(&face.data, 0).unwrap();
+        assert!(parsed.is_bold() && parsed.is_italic());
+        assert_eq!(eot_family_name(MTX_EOT).as_deref(), Some("Calibri"));
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod embedded;
+pub mod mtx;
 pub mod plan;
 pub mod resolve;
 
