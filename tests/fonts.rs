@@ -276,3 +276,81 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     assert_eq!(loaded, serde_json::json!(["loaded"]));
     browser.close().await;
 }
+
+/// A PowerPoint deck whose embedded face is MicroType Express compressed, as PowerPoint
+/// writes every `.fntdata`: python-pptx's two-slide text deck with the Calibri Bold
+/// Italic part of a ShapeCrawler deck (`fixtures/fonts/README.md`) added to it.
+fn deck_with_mtx_font() -> Vec<u8> {
+    use std::io::Read;
+    let source = std::fs::read("fixtures/corpus/pptx/python-pptx-txt-text.pptx").unwrap();
+    let mut input = zip::ZipArchive::new(std::io::Cursor::new(source)).unwrap();
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for i in 0..input.len() {
+        let mut entry = input.by_index(i).unwrap();
+        let name = entry.name().unwrap().to_string();
+        let mut text = Vec::new();
+        entry.read_to_end(&mut text).unwrap();
+        let edit = |from: &str, to: &str| {
+            let s = String::from_utf8(text.clone()).unwrap();
+            assert!(s.contains(from), "{name} holds {from}");
+            s.replacen(from, to, 1).into_bytes()
+        };
+        let bytes = match name.as_str() {
+            "[Content_Types].xml" => edit(
+                "<Default Extension=\"xml\"",
+                "<Default Extension=\"fntdata\" ContentType=\"application/x-fontdata\"/><Default Extension=\"xml\"",
+            ),
+            "ppt/_rels/presentation.xml.rels" => edit(
+                "</Relationships>",
+                "<Relationship Id=\"rIdF1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/font\" Target=\"fonts/font1.fntdata\"/></Relationships>",
+            ),
+            "ppt/presentation.xml" => edit(
+                "<p:notesSz cx=\"6858000\" cy=\"9144000\"/>",
+                "<p:notesSz cx=\"6858000\" cy=\"9144000\"/><p:embeddedFontLst><p:embeddedFont><p:font typeface=\"Calibri\" panose=\"020F0502020204030204\" pitchFamily=\"34\" charset=\"0\"/><p:boldItalic r:id=\"rIdF1\"/></p:embeddedFont></p:embeddedFontLst>",
+            ),
+            _ => text,
+        };
+        zip.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(&bytes).unwrap();
+    }
+    zip.start_file(
+        "ppt/fonts/font1.fntdata",
+        zip::write::SimpleFileOptions::default(),
+    )
+    .unwrap();
+    zip.write_all(
+        &std::fs::read("fixtures/fonts/shapecrawler-case008-calibri-bold-italic.fntdata").unwrap(),
+    )
+    .unwrap();
+    zip.finish().unwrap().into_inner()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_microtype_express_face_of_a_deck_is_served_as_truetype() {
+    let s = start(|_| {}).await;
+    s.write("deck.pptx", deck_with_mtx_font());
+    let (id, token) = ids(&s.preview_ok("deck.pptx").await);
+    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
+    let urls = font_urls(&page);
+    assert!(urls.iter().any(|u| u == "font/0"), "{urls:?}");
+    let r = s.get(&format!("/p/{id}/{token}/font/0")).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "font/ttf");
+    let bytes = r.bytes().await.unwrap();
+    assert_eq!(
+        &bytes[..4],
+        b"\x00\x01\x00\x00",
+        "a TrueType font, no longer EOT"
+    );
+    let face = ttf_parser::Face::parse(&bytes, 0).expect("a font the browser can load");
+    let family = face
+        .names()
+        .into_iter()
+        .find(|n| n.name_id == ttf_parser::name_id::FAMILY && n.is_unicode())
+        .and_then(|n| n.to_string());
+    assert_eq!(family.as_deref(), Some("Calibri"));
+    assert!(face.is_bold() && face.is_italic());
+    let a = face.glyph_index('A').expect("'A' is in the subset");
+    assert!(face.glyph_bounding_box(a).is_some(), "'A' has its outline");
+}
