@@ -148,7 +148,10 @@ async fn a_pdf_has_a_pages_view_rasters_cached_per_scale_and_an_info_view() {
     let shell = s.get_text(&format!("/p/{id}/{token}/")).await;
     assert!(shell.contains("id=\"pdf-viewer\""));
     assert_eq!(shell.matches("class=\"pdf-page\"").count(), 2);
-    assert!(shell.contains("static/pdf-viewer.js"));
+    assert!(shell.contains(&format!(
+        "static/{}/pdf-viewer.js",
+        previewd::preview::assets::version()
+    )));
     // The outline leads to pages.
     assert!(
         shell.contains("data-page=\"2\">Denmark bookmark is here</a>"),
