@@ -46,10 +46,14 @@ async function post() {
   return res.json();
 }
 
+// The frame that holds the grid: the shell itself (the viewer is drawn in its Sheet panel),
+// or a framed `grid/` page (builds before the grid moved into the shell).
 async function gridFrame(page) {
   for (;;) {
     const f = page.frames().find((x) => x.url().endsWith("/grid/"));
     if (f) return f;
+    const main = page.mainFrame();
+    if (await main.evaluate(() => !!document.getElementById("sheet")).catch(() => false)) return main;
     await page.waitForTimeout(1);
   }
 }
@@ -142,7 +146,8 @@ function timeline(t0, list) {
     const painted = await paintedAt(frame, "block-0");
     if (tracing) await browser.stopTracing();
     const early = await frame.evaluate(() => document.getElementById("notes").textContent);
-    const line = timeline(t0, (await entries(page.mainFrame())).map((e) => ["shell " + e[0], ...e.slice(1)]).concat(await entries(frame)));
+    const shellEntries = (await entries(page.mainFrame())).map((e) => ["shell " + e[0], ...e.slice(1)]);
+    const line = timeline(t0, frame === page.mainFrame() ? shellEntries : shellEntries.concat(await entries(frame)));
     console.log(JSON.stringify({
       run: i, file: rel, postMs: r1(tPost),
       paintedMs: painted === null ? null : r1(painted - t0),

@@ -614,20 +614,30 @@ async fn markdown_ids_leave_the_shell_alone_and_footnotes_work() {
     browser.close().await;
 }
 
-/// A framed view (HTML Preview, the sheet grid) fills the pane under the bar: a frame left
-/// at Chromium's default 300 × 150 px shows a sliver of a workbook in a wide window.
+/// The HTML Preview's frame and the sheet grid fill the pane under the bar: a frame left at
+/// Chromium's default 300 × 150 px, or a grid sized by its content, shows a sliver of a
+/// page or workbook in a wide window.
 #[tokio::test(flavor = "multi_thread")]
 async fn framed_views_fill_the_pane_below_the_bar() {
     let s = start(|_| {}).await;
     s.write("table.csv", "name,value\nA,1\nB,2\n");
     s.write("page.html", "<!doctype html><p>hello</p>");
-    for rel in ["table.csv", "page.html"] {
-        let (browser, page, _) = open_preview(&s, rel).await;
+    for (rel, selector) in [("table.csv", ".sheet-viewer"), ("page.html", "iframe.doc")] {
+        let url = s.preview_ok(rel).await["url"].as_str().unwrap().to_string();
+        let browser = TestBrowser::launch().await;
+        let page = browser.open(&url).await;
+        wait_for(
+            &page,
+            &format!("document.querySelector('{selector}') !== null"),
+        )
+        .await;
         let sizes = eval(
             &page,
-            "(function(){var f=document.querySelector('section.view:not([hidden]) iframe.doc').getBoundingClientRect();\
-             var m=document.querySelector('main').getBoundingClientRect();\
-             return [Math.round(f.width), Math.round(m.width), Math.round(f.height), Math.round(m.height)];})()",
+            &format!(
+                "(function(){{var f=document.querySelector('section.view:not([hidden]) {selector}').getBoundingClientRect();\
+                 var m=document.querySelector('main').getBoundingClientRect();\
+                 return [Math.round(f.width), Math.round(m.width), Math.round(f.height), Math.round(m.height)];}})()"
+            ),
         )
         .await;
         let v: Vec<i64> = sizes

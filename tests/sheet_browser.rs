@@ -1,6 +1,7 @@
-//! The grid viewer in real Chromium: a 1,000,000-row table generated here opens, scrolls
-//! to row 900,000 and keeps only the cells on screen in the page; so does a 1,000,000-row
-//! workbook, read in the background.
+//! The grid viewer in real Chromium: a 1,000,000-row table generated here opens in the
+//! preview shell, scrolls to row 900,000 and keeps only the cells on screen in the page; so
+//! does a 1,000,000-row workbook, read in the background, on the grid page of its own. A
+//! shell opened on another view loads no rows until its Sheet panel is shown.
 
 mod common;
 
@@ -22,7 +23,8 @@ async fn a_million_row_sheet_opens_and_scrolls_with_few_cells_in_the_page() {
     drop(csv);
     let snap = server.preview_ok("million.csv").await;
     let (id, token) = ids(&snap);
-    let url = format!("{}/p/{id}/{token}/grid/", server.base);
+    // The shell's own page, where the grid is drawn in the Sheet panel.
+    let url = format!("{}/p/{id}/{token}/", server.base);
 
     let browser = TestBrowser::launch().await;
     let page = browser.open(&url).await;
@@ -31,6 +33,11 @@ async fn a_million_row_sheet_opens_and_scrolls_with_few_cells_in_the_page() {
         "document.body.dataset.ready === '1' && document.querySelectorAll('.cell').length > 0",
     )
     .await;
+    assert_eq!(
+        eval(&page, "document.querySelectorAll('iframe').length").await,
+        0,
+        "the grid is part of the shell's document"
+    );
     let first = eval(
         &page,
         "Array.from(document.querySelectorAll('.cell')).some(c => c.textContent === 'item 1')",
@@ -198,5 +205,45 @@ async fn a_million_row_workbook_streams_opens_and_scrolls_with_few_cells_in_the_
         .unwrap();
     assert_eq!(meta["rowsKnown"], 1_000_000);
     assert!(meta["sha256"].is_string(), "{}", meta["sha256"]);
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_shell_opened_on_source_loads_the_grid_only_when_its_sheet_panel_is_shown() {
+    let server = start(|_| {}).await;
+    server.write("t.csv", "city;people\nOslo;709000\nBergen;291000\n");
+    let snap = server.preview_ok("t.csv").await;
+    let (id, token) = ids(&snap);
+    let browser = TestBrowser::launch().await;
+    let page = browser
+        .open(&format!("{}/p/{id}/{token}/source", server.base))
+        .await;
+    wait_for(&page, "document.readyState === 'complete'").await;
+    let grid_requests =
+        "performance.getEntriesByType('resource').filter(e => e.name.includes('/grid/')).length";
+    assert_eq!(
+        eval(&page, grid_requests).await,
+        0,
+        "nothing fetched while hidden"
+    );
+    assert_eq!(
+        eval(&page, "document.querySelectorAll('.cell').length").await,
+        0
+    );
+
+    eval(&page, "document.getElementById('tab-sheet').click(); true").await;
+    wait_for(
+        &page,
+        "document.body.dataset.ready === '1' && Array.from(document.querySelectorAll('.cell')).some(c => c.textContent === 'Bergen')",
+    )
+    .await;
+    // Sniffed as semicolon-separated, numbers right-aligned, laid out at the panel's size.
+    let number = "Array.from(document.querySelectorAll('.cell')).find(c => c.textContent === '291000').classList.contains('ar')";
+    assert_eq!(eval(&page, number).await, true);
+    let fills = "(function(){var v=document.getElementById('view').getBoundingClientRect();\
+        var m=document.querySelector('main').getBoundingClientRect();\
+        return Math.round(v.width) === Math.round(m.width) && v.height > 200;})()";
+    assert_eq!(eval(&page, fills).await, true);
+    assert!(eval(&page, grid_requests).await.as_u64().unwrap() >= 2);
     browser.close().await;
 }

@@ -380,8 +380,19 @@ async fn grid_routes_serve_meta_blocks_and_search_under_their_own_policy() {
         "{csp}"
     );
     assert!(page.text().await.unwrap().contains("sheet.js"));
+    // The shell draws the same viewer in its Sheet panel, its rows from `grid/`, and
+    // preloads the first two requests when that panel is the one shown.
     let shell = server.get_text(&format!("{base}sheet")).await;
-    assert!(shell.contains("src=\"grid/\""), "{shell}");
+    assert!(
+        shell.contains(
+            "id=\"sheet\" data-grid=\"grid/\" data-snapshot=\"\" data-first-block=\"rows/0/0\""
+        ),
+        "{shell}"
+    );
+    assert!(shell.contains("<link rel=\"preload\" href=\"grid/rows/0/0\""));
+    assert!(!shell.contains("<iframe"), "{shell}");
+    let info = server.get_text(&format!("{base}info")).await;
+    assert!(info.contains("data-grid=\"grid/\"") && !info.contains("rel=\"preload\""));
 
     let meta: Value = server
         .get(&format!("{base}grid/meta.json"))

@@ -11,6 +11,7 @@ pub mod image;
 pub mod inert;
 pub mod markdown;
 pub mod office;
+pub mod sheet;
 pub mod shell;
 pub mod snapshot;
 pub mod views;

@@ -94,7 +94,7 @@ pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> St
         sections.push_str("</section>\n");
     }
     let sha = snapshot.sha256().unwrap_or_default();
-    let extra_head = match read.kind {
+    let mut extra_head = match read.kind {
         FileKind::Docx => format!(
             "<link rel=\"stylesheet\" href=\"{}docx.css\">",
             escape(&options.static_prefix)
@@ -109,6 +109,13 @@ pub fn render(snapshot: &Snapshot, selected: View, options: &ShellOptions) -> St
         ),
         _ => String::new(),
     };
+    if views.contains(&View::Sheet) {
+        // The first two requests of a grid shown at once start with the page.
+        if selected == View::Sheet {
+            extra_head.push_str(&super::sheet::preloads(snapshot, super::sheet::Host::Shell));
+        }
+        extra_head.push_str(&super::sheet::head(&options.static_prefix));
+    }
     let doc_meta = document_meta(snapshot);
     let name = escape(read.file_name());
     let path = escape(read.relative_path.as_str());
@@ -141,7 +148,7 @@ fn panel(snapshot: &Snapshot, view: View, selected: bool, options: &ShellOptions
         View::Image => image_panel(snapshot),
         View::Document => document_panel(snapshot, options).to_string(),
         View::Slides => slides_panel(snapshot, options).to_string(),
-        View::Sheet => sheet_panel(snapshot, selected),
+        View::Sheet => sheet_panel(snapshot),
         View::Pages => pages_panel(snapshot, options).to_string(),
         View::Info => info_panel(snapshot),
     }
@@ -159,14 +166,10 @@ fn html_panel(snapshot: &Snapshot, selected: bool, options: &ShellOptions) -> St
     )
 }
 
-/// The grid viewer is its own page (`grid/`), framed: it fetches row blocks, which the
-/// shell's CSP (`connect-src 'none'`) does not allow. It loads when its panel is shown.
-fn sheet_panel(snapshot: &Snapshot, selected: bool) -> String {
-    let src_attr = if selected { "src" } else { "data-src" };
-    format!(
-        "<iframe class=\"doc sheet-frame\" title=\"Sheet view of {name}\" referrerpolicy=\"no-referrer\" {src_attr}=\"grid/\"></iframe>",
-        name = escape(snapshot.read.file_name()),
-    )
+/// The grid viewer, drawn in the shell's own document ([`super::sheet`]); it starts
+/// loading its rows once its panel is shown.
+fn sheet_panel(snapshot: &Snapshot) -> String {
+    super::sheet::viewer(snapshot, super::sheet::Host::Shell)
 }
 
 fn markdown_panel(snapshot: &Snapshot, options: &ShellOptions) -> String {

@@ -21,6 +21,7 @@ use crate::markup::{escape, fill};
 use crate::office::xlsx::grid::{self, BLOCK_ROWS};
 use crate::office::xlsx::model::Workbook;
 use crate::preview::office::OfficeModel;
+use crate::preview::sheet as sheet_view;
 use crate::preview::Snapshot;
 
 /// The grid page's policy: its own script and styles, fetches to this origin only.
@@ -43,15 +44,6 @@ impl Book {
         match self {
             Book::Whole(book) => f(book),
             Book::Live(live) => f(&live.book()),
-        }
-    }
-
-    /// The sheet the viewer opens on, without waiting for a live table's lock: a table
-    /// read in the background shows the sheet it is reading.
-    fn active(&self) -> usize {
-        match self {
-            Book::Whole(book) => book.active,
-            Book::Live(live) => live.progress().sheet,
         }
     }
 
@@ -82,22 +74,26 @@ pub(super) fn workbook(snapshot: &Snapshot) -> Result<Book, Error> {
 /// Longest a row block past the rows read so far waits for them.
 const BLOCK_WAIT: Duration = Duration::from_secs(10);
 
-/// `GET /p/{id}/{token}/grid/`: the viewer page.
+/// `GET /p/{id}/{token}/grid/`: the viewer alone on a page (the shell draws the same
+/// viewer in its Sheet panel, [`crate::preview::sheet`]).
 pub async fn page(
     State(state): State<Arc<AppState>>,
     Path((id, token)): Path<(String, String)>,
 ) -> Result<Response, Error> {
     let snapshot = state.snapshots.get(&id, &token)?;
-    let book = workbook(&snapshot)?;
-    // The viewer's first two requests start with the page instead of after its script.
-    let first_block = format!("rows/{}/0", book.active());
+    workbook(&snapshot)?;
+    let host = sheet_view::Host::GridPage;
     let body = fill(
         PAGE,
         &[
             ("name", &escape(snapshot.read.file_name())),
-            ("first_block", &first_block),
+            ("preload", &sheet_view::preloads(&snapshot, host)),
             // The service's root from `/p/{id}/{token}/grid/`.
-            ("static", &crate::preview::assets::prefix("../../../../")),
+            (
+                "head",
+                &sheet_view::head(&crate::preview::assets::prefix("../../../../")),
+            ),
+            ("viewer", &sheet_view::viewer(&snapshot, host)),
         ],
     );
     Ok(with_type(body, "text/html; charset=utf-8", Some(GRID_CSP)))

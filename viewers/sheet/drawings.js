@@ -11,6 +11,12 @@
 (function () {
   "use strict";
 
+  // Where the grid's routes and the snapshot's media are from this page (the viewer's
+  // root says: in the shell's Sheet panel or on the grid page).
+  var root = document.getElementById("sheet");
+  var GRID = root ? root.dataset.grid || "" : "";
+  var SNAPSHOT = root ? root.dataset.snapshot || "" : "../";
+
   var kept = new Map(); // "sheet:drawing:pane" -> element
   var keptSheet = -1;
 
@@ -45,8 +51,8 @@
   }
 
   function source(si, i, d) {
-    if (d.kind === "chart" && d.drawn) return "chart/" + si + "/" + i;
-    if (d.kind === "picture" && d.media) return "../media/" + d.media.split("/").map(encodeURIComponent).join("/");
+    if (d.kind === "chart" && d.drawn) return GRID + "chart/" + si + "/" + i;
+    if (d.kind === "picture" && d.media) return SNAPSHOT + "media/" + d.media.split("/").map(encodeURIComponent).join("/");
     return null;
   }
 

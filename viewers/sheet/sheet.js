@@ -32,6 +32,10 @@
   function mark(name) { if (TIMING) performance.mark("sheet:" + name); }
   mark("script");
 
+  // The viewer's root says where the grid's routes are from this page: "grid/" in the
+  // preview shell's Sheet panel, "" on the grid page itself.
+  var root = document.getElementById("sheet");
+  var GRID = root.dataset.grid || "";
   var scroller = document.getElementById("scroller");
   var extent = document.getElementById("extent");
   var view = document.getElementById("view");
@@ -374,7 +378,7 @@
     var W = scroller.clientWidth, H = scroller.clientHeight;
     view.style.width = W + "px";
     view.style.height = H + "px";
-    view.className = "view" + (sh.gridlines ? "" : " no-grid");
+    view.className = "cells" + (sh.gridlines ? "" : " no-grid");
     view.textContent = "";
     if (sh.chartSheet && window.previewdDrawings) {
       window.previewdDrawings.chartSheet(view, si, sh, W, H);
@@ -512,6 +516,16 @@
   }
   scroller.addEventListener("scroll", onScroll, { passive: true });
   window.addEventListener("resize", schedule);
+  // The shell's panel may be hidden when the page loads (opened on another view) and
+  // shown later, or resized without a window resize: lay out again at the new size, and
+  // start loading the first time the grid has a size at all.
+  if (window.ResizeObserver) {
+    new ResizeObserver(function () {
+      if (!scroller.clientHeight) return;
+      if (!started) start();
+      else schedule();
+    }).observe(scroller);
+  }
 
   scroller.addEventListener("mousedown", function (e) {
     if (e.target.closest && e.target.closest("a")) return;
@@ -618,7 +632,7 @@
   function runFind() {
     var q = findEl.value;
     if (!q) { hits = []; hitAt = -1; hitsEl.textContent = ""; schedule(); return; }
-    fetch("find/" + si + "?q=" + encodeURIComponent(q), { credentials: "same-origin" })
+    fetch(GRID + "find/" + si + "?q=" + encodeURIComponent(q), { credentials: "same-origin" })
       .then(function (res) { return res.ok ? res.json() : []; })
       .then(function (found) {
         hits = found;
@@ -699,7 +713,7 @@
 
   function poll() {
     setTimeout(function () {
-      fetch("meta.json", { credentials: "same-origin" })
+      fetch(GRID + "meta.json", { credentials: "same-origin" })
         .then(function (res) { return res.ok ? res.json() : null; })
         .then(function (m) {
           if (m) grow(m);
@@ -710,28 +724,32 @@
   }
 
   function fetchRows(path) {
-    return fetch(path, { credentials: "same-origin" })
+    return fetch(GRID + path, { credentials: "same-origin" })
       .then(function (res) { return res.ok ? res.json() : { rows: [] }; });
   }
 
   // The first block is asked for (and parsed) while the meta is, not after it: the page
   // preloads both, and the first load of that block takes this answer instead of a fetch.
-  var firstLink = document.querySelector('link[rel="preload"][href^="rows/"]');
-  var early = firstLink
-    ? { path: firstLink.getAttribute("href"), rows: fetchRows(firstLink.getAttribute("href")) }
-    : null;
-
-  fetch("meta.json", { credentials: "same-origin" })
-    .then(function (res) { return res.json(); })
-    .then(function (m) {
-      mark("meta");
-      meta = m;
-      installStyles();
-      buildTabs();
-      showSheet(Math.min(meta.active, meta.sheets.length - 1));
-      if (meta.complete) document.body.dataset.complete = "1";
-      else poll();
-    });
+  // A viewer in a hidden panel starts when it is first shown (the ResizeObserver above).
+  var early = null;
+  var started = false;
+  function start() {
+    started = true;
+    var first = root.dataset.firstBlock;
+    if (first) early = { path: first, rows: fetchRows(first) };
+    fetch(GRID + "meta.json", { credentials: "same-origin" })
+      .then(function (res) { return res.json(); })
+      .then(function (m) {
+        mark("meta");
+        meta = m;
+        installStyles();
+        buildTabs();
+        showSheet(Math.min(meta.active, meta.sheets.length - 1));
+        if (meta.complete) document.body.dataset.complete = "1";
+        else poll();
+      });
+  }
+  if (!root.closest("[hidden]")) start();
 
   // For tests and embedding: scroll the body so that row r is the first one shown.
   window.previewdSheet = {
