@@ -640,6 +640,8 @@ pub struct Paragraph {
     pub align: Align,
     /// Left margin in EMU.
     pub margin_left: i64,
+    /// Right margin in EMU (`marR`): the paragraph wraps that far inside the frame.
+    pub margin_right: i64,
     /// First-line indent in EMU (negative for a hanging bullet).
     pub indent: i64,
     /// Space before.

@@ -1151,13 +1151,20 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if p.rtl {
             style.push_str("direction:rtl;");
         }
-        if p.margin_left != 0 {
-            let _ = write!(
-                style,
-                "padding-{}:{};",
-                if p.rtl { "right" } else { "left" },
-                len(p.margin_left as f64 / EMU_PER_POINT)
-            );
+        // marL and marR are the paragraph's start and end margins (mirrored in RTL).
+        let (start, end) = if p.rtl {
+            ("right", "left")
+        } else {
+            ("left", "right")
+        };
+        for (margin, side) in [(p.margin_left, start), (p.margin_right, end)] {
+            if margin != 0 {
+                let _ = write!(
+                    style,
+                    "padding-{side}:{};",
+                    len(margin as f64 / EMU_PER_POINT)
+                );
+            }
         }
         if p.indent != 0 {
             let _ = write!(
@@ -1199,6 +1206,20 @@ impl<'d, 'o> Renderer<'d, 'o> {
             _ => {}
         }
         let _ = write!(style, "font-size:{}", len(first_size));
+        // The paragraph's own line (its strut) is set in the font of its text when every
+        // run shares one: a strut in the stage's font, whose ascent and descent split the
+        // line otherwise, made each line of other faces about 1 px taller than 1.2 × size.
+        let mut fonts = p
+            .runs
+            .iter()
+            .filter(|r| r.kind != RunKind::Break && !r.text.is_empty())
+            .map(|r| r.font.as_deref());
+        if let Some(Some(font)) = fonts.next().filter(|f| fonts.all(|g| g == *f)) {
+            let stack = font_stack(font, &self.opts.fonts);
+            if !stack.is_empty() {
+                let _ = write!(style, ";font-family:{stack}");
+            }
+        }
         self.out.push_str(&style);
         self.out.push_str("\">");
         if let Some(b) = &p.bullet {

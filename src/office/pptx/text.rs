@@ -146,6 +146,7 @@ enum BulletSize {
 pub(super) struct ParaProps {
     align: Option<Align>,
     margin_left: Option<i64>,
+    margin_right: Option<i64>,
     indent: Option<i64>,
     space_before: Option<Spacing>,
     space_after: Option<Spacing>,
@@ -176,6 +177,7 @@ impl ParaProps {
                 _ => Align::Left,
             }),
             margin_left: emu("marL").map(|v| v.max(0)),
+            margin_right: emu("marR").map(|v| v.max(0)),
             indent: emu("indent"),
             rtl: el.attr(Ns::None, "rtl").map(truthy),
             ..ParaProps::default()
@@ -239,6 +241,7 @@ impl ParaProps {
         take!(
             align,
             margin_left,
+            margin_right,
             indent,
             space_before,
             space_after,
@@ -546,6 +549,7 @@ fn paragraph(
         level: level as u8,
         align: props.align.unwrap_or_default(),
         margin_left: props.margin_left.unwrap_or(0),
+        margin_right: props.margin_right.unwrap_or(0),
         indent: props.indent.unwrap_or(0),
         space_before: props.space_before.unwrap_or(Spacing::Points(0.0)),
         space_after: props.space_after.unwrap_or(Spacing::Points(0.0)),
@@ -609,14 +613,14 @@ fn collect_runs(
 
 fn make_run(
     kind: RunKind,
-    text: String,
+    mut text: String,
     props: &RunProps,
     scale: f64,
     ctx: &TextCtx<'_>,
     link: Option<Link>,
 ) -> Run {
     let hyperlink = link.is_some();
-    let font = props
+    let mut font = props
         .latin
         .as_deref()
         .and_then(|f| ctx.theme.typeface(f))
@@ -626,6 +630,12 @@ fn make_run(
                 .as_deref()
                 .and_then(|f| ctx.theme.typeface(f))
         });
+    // A run in a symbol font (a converter's Wingdings arrow between words) shows the
+    // Unicode shapes of its characters in the text's own font.
+    if let Some(mapped) = font.as_deref().and_then(|f| symbol_run_text(&text, f)) {
+        text = mapped;
+        font = None;
+    }
     let color = if hyperlink {
         // PowerPoint draws links in the theme's hyperlink colour, underlined.
         ctx.colors
@@ -661,28 +671,30 @@ fn make_run(
     }
 }
 
-/// A bullet character as shown: symbol-font characters are mapped to the Unicode shape
-/// they draw (the fonts are rarely installed). Returns whether the font should be kept.
-fn bullet_char(c: &str, font: Option<&str>) -> (String, bool) {
-    let ch = c.chars().next().unwrap_or('\u{2022}');
-    let symbol_font = font.map(|f| f.to_ascii_lowercase());
-    let symbolic = symbol_font
-        .as_deref()
-        .is_some_and(|f| f.starts_with("wingdings") || f == "symbol");
+/// Whether `font` (lower case) is a symbol font: its characters are pictures, written as
+/// the font's bytes (0x20–0xFF) or as those bytes moved into the private use area.
+fn is_symbol_font(font: &str) -> bool {
+    font.starts_with("wingdings") || font == "symbol"
+}
+
+/// The Unicode shape that character `ch` of symbol font `font` (lower case) draws, or
+/// `None` when the table does not know it. Symbol fonts are rarely installed, so their
+/// characters are shown through Unicode instead.
+fn symbol_char(ch: char, font: &str) -> Option<char> {
     // Symbol fonts' characters are often written in the private use area (U+F020–U+F0FF
     // stand for the font's bytes 0x20–0xFF); read them as the byte they stand for.
     let ch = match u32::from(ch) {
-        v @ 0xF020..=0xF0FF if symbolic => char::from_u32(v - 0xF000).unwrap_or(ch),
+        v @ 0xF020..=0xF0FF => char::from_u32(v - 0xF000).unwrap_or(ch),
         _ => ch,
     };
-    let mapped = match symbol_font.as_deref() {
+    match font {
         // Wingdings 3 is a font of arrows and triangles with its own table: `}` is the
         // Facet theme's right-pointing triangle; the rest are drawn as a small one.
-        Some("wingdings 3") => Some(match ch {
+        "wingdings 3" => Some(match ch {
             '}' => '\u{25B6}',
             _ => '\u{25B8}',
         }),
-        Some(f) if f.starts_with("wingdings") => Some(match ch {
+        f if f.starts_with("wingdings") => Some(match ch {
             'l' => '\u{25CF}',
             'n' => '\u{25A0}',
             'q' => '\u{2751}',
@@ -707,24 +719,66 @@ fn bullet_char(c: &str, font: Option<&str>) -> (String, bool) {
             'û' => '\u{2718}',
             'ý' => '\u{2612}',
             'þ' => '\u{2611}',
-            _ => '\u{25AA}',
+            _ => return None,
         }),
-        Some("symbol") => Some(match ch {
+        "symbol" => Some(match ch {
             '·' => '\u{2022}',
             'Þ' => '\u{21D2}',
             '®' => '\u{2192}',
             '¨' => '\u{2666}',
             '-' => '\u{2212}',
-            _ => ch,
+            _ => return None,
         }),
         _ => None,
-    };
+    }
+}
+
+/// A bullet character as shown: symbol-font characters are mapped to the Unicode shape
+/// they draw (the fonts are rarely installed). Returns whether the font should be kept.
+fn bullet_char(c: &str, font: Option<&str>) -> (String, bool) {
+    let ch = c.chars().next().unwrap_or('\u{2022}');
+    let symbol_font = font
+        .map(|f| f.to_ascii_lowercase())
+        .filter(|f| is_symbol_font(f));
+    let mapped = symbol_font.as_deref().map(|f| {
+        symbol_char(ch, f).unwrap_or(match f {
+            // An unknown Wingdings bullet is drawn as a small square; a Symbol one as the
+            // character it is (Symbol's letters are Greek and its digits digits).
+            "symbol" => match u32::from(ch) {
+                v @ 0xF020..=0xF0FF => char::from_u32(v - 0xF000).unwrap_or(ch),
+                _ => ch,
+            },
+            _ => '\u{25AA}',
+        })
+    });
     match mapped {
         Some(m) => (m.to_string(), false),
         // Private-use code points come from symbol fonts too.
         None if ('\u{F000}'..='\u{F0FF}').contains(&ch) => ("\u{2022}".to_owned(), false),
         None => (ch.to_string(), true),
     }
+}
+
+/// The text of a run set in a symbol font, with the characters the table knows shown as
+/// their Unicode shapes (`None`: not a symbol font, or nothing to map). PowerPoint draws
+/// every character of such a run from the font; a character the table does not know is
+/// kept (private-use ones become a small square rather than a missing-glyph box).
+fn symbol_run_text(text: &str, font: &str) -> Option<String> {
+    let font = font.to_ascii_lowercase();
+    if !is_symbol_font(&font) {
+        return None;
+    }
+    let mut changed = false;
+    let out = text
+        .chars()
+        .map(|c| {
+            let m = symbol_char(c, &font)
+                .or_else(|| ('\u{F020}'..='\u{F0FF}').contains(&c).then_some('\u{25AA}'));
+            changed |= m.is_some_and(|m| m != c);
+            m.unwrap_or(c)
+        })
+        .collect();
+    changed.then_some(out)
 }
 
 /// The label of auto-number `n` in `scheme` (`arabicPeriod` → "3.", `alphaLcParenR` →
@@ -896,6 +950,27 @@ mod tests {
             bullet_char("\u{F0FC}", Some("Wingdings")),
             ("\u{2714}".to_owned(), false)
         );
+    }
+
+    #[test]
+    fn runs_in_a_symbol_font_show_the_unicode_shapes_of_their_characters() {
+        // shapecrawler-031: "Radiology  make requests", the arrow a Wingdings run.
+        assert_eq!(
+            symbol_run_text("\u{F0E0}", "Wingdings").as_deref(),
+            Some("\u{2794}")
+        );
+        assert_eq!(
+            symbol_run_text("\u{F06E} x", "Wingdings").as_deref(),
+            Some("\u{25A0} \u{2327}")
+        );
+        // An unknown private-use character is a small square, not a missing glyph.
+        assert_eq!(
+            symbol_run_text("\u{F021}", "Wingdings 2").as_deref(),
+            Some("\u{25AA}")
+        );
+        // Symbol's Greek letters stay letters; other fonts are not touched.
+        assert_eq!(symbol_run_text("abc", "Symbol"), None);
+        assert_eq!(symbol_run_text("\u{F0E0}", "Tahoma"), None);
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub fn shapes(boxes: &[DiagramShape], frame: &Frame) -> Vec<Shape> {
                         _ => Align::Center,
                     },
                     margin_left: 0,
+                    margin_right: 0,
                     indent: 0,
                     space_before: Spacing::Points(0.0),
                     space_after: Spacing::Points(0.0),

@@ -1597,3 +1597,78 @@ fn vertical_text_runs_top_to_bottom_or_bottom_to_top() {
     );
     assert_eq!(text(&p.slides[0].shapes[3]).vertical, "horz");
 }
+
+/// `shapecrawler-031`: a converted deck narrows one paragraph with `marR` (1274445 EMU =
+/// 100.35 pt); the paragraph wraps that far inside its frame, the next one does not.
+#[test]
+fn a_paragraphs_right_margin_narrows_only_that_paragraph() {
+    let body = concat!(
+        r#"<a:p><a:pPr marL="756285" marR="1274445" indent="-286385"/><a:r><a:t>Narrow</a:t></a:r></a:p>"#,
+        r#"<a:p><a:pPr marL="756285" indent="-286385"/><a:r><a:t>Wide</a:t></a:r></a:p>"#,
+    );
+    let tree = pptx_sp(
+        2,
+        None,
+        Some((383_540, 1_128_777, 8_264_525, 4_846_955)),
+        "",
+        body,
+    );
+    let p = one_slide(&tree);
+    let paras = &text(&p.slides[0].shapes[0]).paragraphs;
+    assert_eq!(
+        (paras[0].margin_right, paras[1].margin_right),
+        (1_274_445, 0)
+    );
+    let html = html_of(&p, 0);
+    assert_eq!(html.matches("padding-right:").count(), 1, "{html}");
+    assert!(
+        html.contains("padding-right:calc(var(--pt)*100.35)"),
+        "{html}"
+    );
+}
+
+/// A paragraph whose runs share one face sets its own line in that face: a strut in the
+/// stage's Calibri stand-in made every line of another face about 1 px taller than
+/// 1.2 × size (`shapecrawler-031`, Tahoma). Mixed faces leave the paragraph as it was.
+#[test]
+fn a_paragraph_of_one_face_sets_its_line_in_that_face() {
+    let run = |face: &str, text: &str| {
+        format!(r#"<a:r><a:rPr><a:latin typeface="{face}"/></a:rPr><a:t>{text}</a:t></a:r>"#)
+    };
+    let body = [
+        format!(
+            "<a:p>{}{}</a:p>",
+            run("Tahoma", "One "),
+            run("Tahoma", "face")
+        ),
+        format!(
+            "<a:p>{}{}</a:p>",
+            run("Tahoma", "Two "),
+            run("Georgia", "faces")
+        ),
+    ]
+    .concat();
+    let tree = pptx_sp(2, None, Some((0, 0, 6_000_000, 4_000_000)), "", &body);
+    let html = html_of(&one_slide(&tree), 0);
+    let para_of = |word: &str| {
+        let end = html.find(&format!(">{word}<")).expect("word");
+        let start = html[..end].rfind("<p class=\"pptx-p\"").expect("paragraph");
+        let tag_end = start + html[start..].find('>').expect("tag");
+        html[start..tag_end].to_owned()
+    };
+    assert!(para_of("One ").contains("font-family:'Tahoma'"), "{html}");
+    assert!(!para_of("Two ").contains("font-family"), "{html}");
+}
+
+/// `shapecrawler-031`: "Radiology → make requests", the arrow a Wingdings run written as
+/// U+F0E0. It shows the arrow in the text's face, not a missing-glyph box.
+#[test]
+fn a_wingdings_run_between_words_shows_its_arrow() {
+    let body = r#"<a:p><a:r><a:rPr><a:latin typeface="Tahoma"/></a:rPr><a:t>Radiology </a:t></a:r><a:r><a:rPr><a:latin typeface="Wingdings"/><a:cs typeface="Wingdings"/></a:rPr><a:t>&#xF0E0;</a:t></a:r><a:r><a:rPr><a:latin typeface="Tahoma"/></a:rPr><a:t> make</a:t></a:r></a:p>"#;
+    let tree = pptx_sp(2, None, Some((0, 0, 6_000_000, 4_000_000)), "", body);
+    let p = one_slide(&tree);
+    let runs = &text(&p.slides[0].shapes[0]).paragraphs[0].runs;
+    assert_eq!(runs[1].text, "\u{2794}");
+    assert_eq!(runs[1].font, None);
+    assert!(!html_of(&p, 0).contains('\u{F0E0}'));
+}
