@@ -1196,14 +1196,25 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if after > 0.0 {
             let _ = write!(style, "margin-bottom:{};", len(after));
         }
-        match p.line_spacing {
+        // A line taller or shorter than single spacing (1.2 × size) takes the difference
+        // above its text, not half above and half below as CSS does: PowerPoint and
+        // LibreOffice keep each line's descent at its bottom, so 150 % moves the text of a
+        // top-anchored frame down by the whole extra half line, and 90 % (the title style
+        // of Office's themes) moves it up. The paragraph's box is the same either way, so
+        // shifting its text by half the difference is the whole correction.
+        let extra = match p.line_spacing {
             Spacing::Percent(pc) if (pc - 100.0).abs() > 0.01 => {
                 let _ = write!(style, "line-height:{};", n(1.2 * pc / 100.0));
+                1.2 * largest * (pc / 100.0 - 1.0)
             }
             Spacing::Points(v) => {
                 let _ = write!(style, "line-height:{};", len(v));
+                v - 1.2 * largest
             }
-            _ => {}
+            _ => 0.0,
+        };
+        if extra.abs() > 0.01 {
+            let _ = write!(style, "position:relative;top:{};", len(extra / 2.0));
         }
         let _ = write!(style, "font-size:{}", len(first_size));
         // The paragraph's own line (its strut) is set in the font of its text when every
