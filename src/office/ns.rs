@@ -170,6 +170,9 @@ pub mod rel_type {
     /// Themes.
     pub const THEME: &str =
         "http://schemas.openxmlformats.org/officeDocument/2006/relationships/theme";
+    /// A theme override (a chart's own colour scheme, `a:themeOverride`).
+    pub const THEME_OVERRIDE: &str =
+        "http://schemas.openxmlformats.org/officeDocument/2006/relationships/themeOverride";
     /// Settings.
     pub const SETTINGS: &str =
         "http://schemas.openxmlformats.org/officeDocument/2006/relationships/settings";

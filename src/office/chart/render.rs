@@ -67,7 +67,11 @@ const MAX_LEGEND: usize = 64;
 /// The SVG of `chart` in a `w` × `h` point frame; `None` when there is nothing to draw
 /// (no plot with a drawable type and values), so the caller shows a placeholder.
 pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Option<String> {
-    if !(w.is_finite() && h.is_finite()) || w < 10.0 || h < 10.0 || !drawable(chart) {
+    if !(w.is_finite() && h.is_finite()) || w < 10.0 || h < 10.0 {
+        return None;
+    }
+    let authored_empty = !drawable(chart) && empty_as_authored(chart);
+    if !drawable(chart) && !authored_empty {
         return None;
     }
     let mut svg = Svg::default();
@@ -106,6 +110,11 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
         area.y += s.size * 1.3 + pad * 0.5;
         area.h -= s.size * 1.3 + pad * 0.5;
     }
+    if authored_empty {
+        // The chart area as the author left it: its fill and title, no plot.
+        svg.out.push_str("</svg>");
+        return Some(svg.out);
+    }
     let entries = legend_entries(chart);
     if let Some(l) = chart.legend.as_ref().filter(|_| !entries.is_empty()) {
         area = legend(&mut svg, l, &entries, area, pad, w);
@@ -129,6 +138,19 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
     }
     svg.out.push_str("</svg>");
     Some(svg.out)
+}
+
+/// Whether the chart part was read and its plots, all of drawn types, hold no series at
+/// all: a chart the author emptied (`shapecrawler-025_chart`'s doughnut), which
+/// PowerPoint shows as its bare chart area. A series without cached values is not this:
+/// its data exists but cannot be shown, so the caller's placeholder says so.
+fn empty_as_authored(chart: &Chart) -> bool {
+    chart.part.is_some()
+        && !chart.plots.is_empty()
+        && chart
+            .plots
+            .iter()
+            .all(|p| p.kind != PlotKind::Other && p.series.is_empty())
 }
 
 /// An axis that is drawn (not deleted).

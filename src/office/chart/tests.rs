@@ -570,6 +570,15 @@ fn hostile_parts_give_bounded_output() {
     let empty = parse(r#"<c:barChart><c:ser><c:val/></c:ser></c:barChart>"#, "");
     assert!(render_svg(&empty, 400.0, 300.0, &SvgOptions::default()).is_none());
     assert!(render_svg(&Chart::empty(), 400.0, 300.0, &SvgOptions::default()).is_none());
+    // A plot with no series at all is a chart the author emptied: its bare chart area
+    // (fill and title), no placeholder.
+    let mut bare = parse(
+        r#"<c:doughnutChart><c:varyColors val="1"/><c:holeSize val="65"/></c:doughnutChart>"#,
+        "",
+    );
+    bare.part = Some("ppt/charts/chart1.xml".to_owned());
+    let out = render_svg(&bare, 400.0, 300.0, &SvgOptions::default()).expect("bare area");
+    assert!(out.starts_with("<svg") && !out.contains("<path") && !out.contains("<text"));
     let surface = parse(
         &format!(
             "<c:surfaceChart>{}</c:surfaceChart>",

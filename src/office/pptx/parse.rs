@@ -626,6 +626,18 @@ impl Parser<'_, '_> {
         style_fill(reference, env.theme, &env.colors, &mut images)
     }
 
+    /// The colours of chart part `part` when it has a theme override (`a:themeOverride`
+    /// with an `a:clrScheme`) over `base`; `None` when it has none or it is unreadable
+    /// (the deck's colours stand).
+    fn chart_scheme(&mut self, part: &str, base: &[Color; 12]) -> Option<[Color; 12]> {
+        let rels = self.rels_of(part).ok()?;
+        let target = rels.part_of_type(crate::office::ns::rel_type::THEME_OVERRIDE)?;
+        let name = self.package.canonical_name(target)?.to_owned();
+        let doc = self.package.read_xml(&name, UNDERSTOOD).ok()?;
+        let scheme = doc.root().child(Ns::A, "clrScheme")?;
+        Some(super::theme::scheme_over(base, scheme))
+    }
+
     /// An image relationship of a part: a media part (sniffed once), a link, or missing.
     fn image(&mut self, rels: &Relationships, id: &str) -> ImageSource {
         let Some(r) = rels.get(id) else {
@@ -1363,8 +1375,21 @@ impl Parser<'_, '_> {
                 }
                 _ => None,
             };
+            // A chart copied from another deck or workbook keeps that file's colours in a
+            // theme override part; its scheme replaces the deck's for this chart.
+            let scheme = target
+                .as_deref()
+                .filter(|_| doc.is_some())
+                .and_then(|p| self.chart_scheme(p, env.colors.scheme));
+            let colors = match &scheme {
+                Some(s) => ColorCtx {
+                    scheme: s,
+                    ..env.colors
+                },
+                None => env.colors,
+            };
             let mut ch = match &doc {
-                Some(d) => parse_chart(d.root(), &env.colors),
+                Some(d) => parse_chart(d.root(), &colors),
                 None => super::model::Chart::empty(),
             };
             if doc.is_none() {

@@ -52,6 +52,25 @@ impl Default for Theme {
     }
 }
 
+/// The twelve colours of `base` with those `scheme` (an `a:clrScheme`) sets put over them.
+pub(super) fn scheme_over(base: &[Color; 12], scheme: Element<'_>) -> [Color; 12] {
+    // Scheme colours are plain (srgbClr/sysClr); resolve them without a scheme.
+    let plain = ColorCtx {
+        scheme: base,
+        map: ClrMap::default(),
+        ph: None,
+    };
+    let mut colors = *base;
+    for slot_el in scheme.elements() {
+        if let Some(i) = slot_index(slot_el.name()) {
+            if let Some(c) = plain.child_color(slot_el) {
+                colors[i] = c;
+            }
+        }
+    }
+    colors
+}
+
 impl Theme {
     /// Reads a theme part; anything it lacks keeps Office's defaults.
     pub(super) fn from_doc(doc: XmlDoc) -> Theme {
@@ -59,21 +78,7 @@ impl Theme {
         let root = doc.root();
         let elements = root.child(Ns::A, "themeElements");
         if let Some(scheme) = elements.and_then(|e| e.child(Ns::A, "clrScheme")) {
-            // Scheme colours are plain (srgbClr/sysClr); resolve them without a scheme.
-            let plain = ColorCtx {
-                scheme: &theme.colors,
-                map: ClrMap::default(),
-                ph: None,
-            };
-            let mut colors = theme.colors;
-            for slot_el in scheme.elements() {
-                if let Some(i) = slot_index(slot_el.name()) {
-                    if let Some(c) = plain.child_color(slot_el) {
-                        colors[i] = c;
-                    }
-                }
-            }
-            theme.colors = colors;
+            theme.colors = scheme_over(&theme.colors, scheme);
         }
         if let Some(fonts) = elements.and_then(|e| e.child(Ns::A, "fontScheme")) {
             let set = |name: &str| {

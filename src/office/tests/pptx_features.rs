@@ -1672,3 +1672,79 @@ fn a_wingdings_run_between_words_shows_its_arrow() {
     assert_eq!(runs[1].font, None);
     assert!(!html_of(&p, 0).contains('\u{F0E0}'));
 }
+
+/// Line spacing other than single takes its difference above the text (measured against
+/// LibreOffice: a 150 % paragraph's first line sits a whole extra half line lower, a 90 %
+/// one higher), so the paragraph's text is shifted by half the difference CSS splits.
+#[test]
+fn line_spacing_above_or_below_single_moves_the_text_by_half_the_difference() {
+    let para = |spacing: &str, text: &str| {
+        format!(
+            r#"<a:p><a:pPr><a:lnSpc>{spacing}</a:lnSpc></a:pPr><a:r><a:rPr sz="3200"/><a:t>{text}</a:t></a:r></a:p>"#
+        )
+    };
+    let body = [
+        para(r#"<a:spcPct val="150000"/>"#, "Loose"),
+        para(r#"<a:spcPct val="90000"/>"#, "Tight"),
+        para(r#"<a:spcPts val="4000"/>"#, "Exact"),
+        para(r#"<a:spcPct val="100000"/>"#, "Single"),
+    ]
+    .concat();
+    let tree = pptx_sp(2, None, Some((0, 0, 6_000_000, 4_000_000)), "", &body);
+    let html = html_of(&one_slide(&tree), 0);
+    let style_of = |word: &str| {
+        let end = html.find(&format!(">{word}<")).expect("word");
+        let start = html[..end].rfind("<p class=\"pptx-p\"").expect("paragraph");
+        html[start..end].to_owned()
+    };
+    // 1.2 × 32 pt × 0.5 = 19.2 pt extra: 9.6 pt lower.
+    assert!(style_of("Loose").contains("line-height:1.8;position:relative;top:calc(var(--pt)*9.6)"));
+    // 1.2 × 32 pt × −0.1 = −3.84 pt: 1.92 pt higher.
+    assert!(style_of("Tight").contains("top:calc(var(--pt)*-1.92)"));
+    // 40 pt exact against 38.4 pt single: 0.8 pt lower.
+    assert!(style_of("Exact").contains("top:calc(var(--pt)*0.8)"));
+    assert!(!style_of("Single").contains("position:relative"));
+}
+
+/// `shapecrawler-025_chart`: a chart pasted from another file keeps that file's colours
+/// in a theme override part; its `accent1` bars are that scheme's, not the deck's.
+#[test]
+fn a_charts_theme_override_gives_it_its_own_scheme_colours() {
+    let chart = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:plotArea><c:barChart><c:barDir val="col"/>{}</c:barChart></c:plotArea></c:chart></c:chartSpace>"#,
+        CHART_SERIES.replace(
+            "<c:cat>",
+            r#"<c:spPr><a:solidFill><a:schemeClr val="accent1"/></a:solidFill></c:spPr><c:cat>"#
+        )
+    );
+    let plain = chart_deck(&chart);
+    assert_eq!(
+        chart_of(&plain).plots[0].series[0].color,
+        Color::rgb(0x4472C4)
+    );
+
+    let frame = r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Chart 3"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="5080000" cy="3810000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId3"/></a:graphicData></a:graphic></p:graphicFrame>"#;
+    let mut slide = PptxSlide::new(frame);
+    slide.rels = vec![(
+        "rId3".into(),
+        "chart".into(),
+        "../charts/chart1.xml".into(),
+        false,
+    )];
+    let mut f = PptxFixture::new(vec![slide]);
+    let rels = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/themeOverride" Target="../theme/themeOverride1.xml"/></Relationships>"#;
+    let over = r#"<?xml version="1.0" encoding="UTF-8"?><a:themeOverride xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:clrScheme name="Other"><a:accent1><a:srgbClr val="86BC25"/></a:accent1></a:clrScheme></a:themeOverride>"#;
+    f.parts = vec![
+        ("ppt/charts/chart1.xml".into(), chart.as_bytes().to_vec()),
+        (
+            "ppt/charts/_rels/chart1.xml.rels".into(),
+            rels.as_bytes().to_vec(),
+        ),
+        (
+            "ppt/theme/themeOverride1.xml".into(),
+            over.as_bytes().to_vec(),
+        ),
+    ];
+    let p = parse(&f);
+    assert_eq!(chart_of(&p).plots[0].series[0].color, Color::rgb(0x86BC25));
+}
