@@ -736,6 +736,11 @@ fn layout_and_master_decorations_are_shared_layers() {
 /// A one-slide deck whose only shape is a 400 × 300 pt frame showing `chart` (a
 /// `c:chartSpace` part).
 fn chart_deck(chart: &str) -> Presentation {
+    chart_deck_with(chart, Vec::new())
+}
+
+/// [`chart_deck`] with more parts in the package (the chart's relationships …).
+fn chart_deck_with(chart: &str, more: Vec<(String, Vec<u8>)>) -> Presentation {
     let frame = r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Chart 3"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="5080000" cy="3810000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId3"/></a:graphicData></a:graphic></p:graphicFrame>"#;
     let mut slide = PptxSlide::new(frame);
     slide.rels = vec![(
@@ -746,6 +751,7 @@ fn chart_deck(chart: &str) -> Presentation {
     )];
     let mut f = PptxFixture::new(vec![slide]);
     f.parts = vec![("ppt/charts/chart1.xml".into(), chart.as_bytes().to_vec())];
+    f.parts.extend(more);
     parse(&f)
 }
 
@@ -1723,28 +1729,20 @@ fn a_charts_theme_override_gives_it_its_own_scheme_colours() {
         Color::rgb(0x4472C4)
     );
 
-    let frame = r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Chart 3"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="5080000" cy="3810000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId3"/></a:graphicData></a:graphic></p:graphicFrame>"#;
-    let mut slide = PptxSlide::new(frame);
-    slide.rels = vec![(
-        "rId3".into(),
-        "chart".into(),
-        "../charts/chart1.xml".into(),
-        false,
-    )];
-    let mut f = PptxFixture::new(vec![slide]);
     let rels = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/themeOverride" Target="../theme/themeOverride1.xml"/></Relationships>"#;
     let over = r#"<?xml version="1.0" encoding="UTF-8"?><a:themeOverride xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:clrScheme name="Other"><a:accent1><a:srgbClr val="86BC25"/></a:accent1></a:clrScheme></a:themeOverride>"#;
-    f.parts = vec![
-        ("ppt/charts/chart1.xml".into(), chart.as_bytes().to_vec()),
-        (
-            "ppt/charts/_rels/chart1.xml.rels".into(),
-            rels.as_bytes().to_vec(),
-        ),
-        (
-            "ppt/theme/themeOverride1.xml".into(),
-            over.as_bytes().to_vec(),
-        ),
-    ];
-    let p = parse(&f);
+    let p = chart_deck_with(
+        &chart,
+        vec![
+            (
+                "ppt/charts/_rels/chart1.xml.rels".into(),
+                rels.as_bytes().to_vec(),
+            ),
+            (
+                "ppt/theme/themeOverride1.xml".into(),
+                over.as_bytes().to_vec(),
+            ),
+        ],
+    );
     assert_eq!(chart_of(&p).plots[0].series[0].color, Color::rgb(0x86BC25));
 }
