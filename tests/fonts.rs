@@ -52,6 +52,7 @@ fn fonts_docx() -> Vec<u8> {
         run("Calibri", "Calibri sample"),
         run("MS Mincho", "明朝の見本"),
         run("Embedded Face", "Embedded sample"),
+        run("Georgia", "Georgia sample"),
     ]
     .concat();
     let document = format!(
@@ -60,6 +61,7 @@ fn fonts_docx() -> Vec<u8> {
     let font_table = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:fonts xmlns:w=\"{w}\" xmlns:r=\"{r}\">\
          <w:font w:name=\"Verdana\"><w:panose1 w:val=\"020B0604030504040204\"/><w:charset w:val=\"00\"/><w:family w:val=\"swiss\"/><w:pitch w:val=\"variable\"/></w:font>\
+         <w:font w:name=\"Georgia\"><w:panose1 w:val=\"02040502050405020303\"/><w:family w:val=\"roman\"/><w:pitch w:val=\"variable\"/></w:font>\
          <w:font w:name=\"Calibri\"><w:panose1 w:val=\"020F0502020204030204\"/><w:family w:val=\"swiss\"/><w:pitch w:val=\"variable\"/></w:font>\
          <w:font w:name=\"MS Mincho\"><w:altName w:val=\"ＭＳ 明朝\"/><w:charset w:val=\"80\"/><w:family w:val=\"modern\"/><w:pitch w:val=\"fixed\"/></w:font>\
          <w:font w:name=\"Embedded Face\"><w:family w:val=\"modern\"/><w:pitch w:val=\"fixed\"/><w:embedRegular r:id=\"rId1\" w:fontKey=\"{FONT_KEY}\"/></w:font>\
@@ -233,7 +235,7 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     let tagged = eval(
         &page,
         r#"(() => {
-            const probes = {'Verdana sample': 'verdana', 'Calibri sample': 'calibri', '明朝の見本': 'mincho', 'Embedded sample': 'embedded'};
+            const probes = {'Verdana sample': 'verdana', 'Calibri sample': 'calibri', '明朝の見本': 'mincho', 'Embedded sample': 'embedded', 'Georgia sample': 'georgia'};
             let n = 0;
             for (const el of document.querySelectorAll('#view-document span')) {
                 const probe = probes[el.textContent];
@@ -243,7 +245,7 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
         })()"#,
     )
     .await;
-    assert_eq!(tagged, 4, "every sample run is a span");
+    assert_eq!(tagged, 5, "every sample run is a span");
     // Wait for the web fonts the samples use (the embedded face comes from previewd).
     eval(&page, "Promise.all([...document.fonts].filter(f => f.status !== 'unloaded').map(f => f.loaded)).then(() => true)").await;
     page.execute(dom::EnableParams::default())
@@ -268,6 +270,11 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     // machine's DejaVu Sans Mono nor Liberation Mono next in its stack.
     let embedded = platform_font(&page, "[data-probe=embedded]").await;
     assert_eq!(embedded, ("DejaVu Sans Mono".to_string(), true));
+    // Georgia's metric twin ships inside previewd: no machine has it, previewd serves it.
+    assert_eq!(
+        platform_font(&page, "[data-probe=georgia]").await,
+        ("Gelasio".to_string(), true)
+    );
     let loaded = eval(
         &page,
         "[...document.fonts].filter(f => f.family.replace(/[\"']/g, '') === 'Embedded Face').map(f => f.status)",

@@ -28,6 +28,14 @@ fidelity_setup() {
         fi
     fi
     export NODE_PATH="$WORK/node/node_modules"
+    # The faces previewd ships (Gelasio): the service serves them to every client, but the
+    # standalone page shot here names them by local() only, so Chromium must find them.
+    local fonts="$HOME/.local/share/fonts/previewd"
+    if ! cmp -s "$ROOT/assets/fonts/Gelasio-Regular.ttf" "$fonts/Gelasio-Regular.ttf"; then
+        mkdir -p "$fonts"
+        cp "$ROOT"/assets/fonts/Gelasio-*.ttf "$fonts/"
+        fc-cache -f "$fonts" >/dev/null
+    fi
 }
 
 # Sets PREVIEWD: the given binary, else a fresh release build of this checkout.

@@ -7,6 +7,10 @@
 //! be cached as immutable. Only the faces the resolver can name in a stack (Carlito,
 //! Liberation, DejaVu, Noto CJK …) are ever put in a page, but any catalogued face can be
 //! fetched by its id; they are all public files of the machine's font folders.
+//!
+//! previewd also ships a few faces of its own ([`BUILTIN`], in `assets/fonts/`): open
+//! metric twins that no Debian package has. They are catalogued on every machine, whatever
+//! `fonts.dirs` says, with ids hashed from their bytes.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -28,9 +32,28 @@ pub struct CatalogFace {
     pub italic: bool,
     /// Full face name for `local()` (PostScript name).
     pub local_name: String,
-    path: PathBuf,
-    index: u32,
+    source: FaceSource,
 }
+
+/// Where a catalogued face's bytes are.
+#[derive(Debug, Clone)]
+enum FaceSource {
+    /// Face `index` of a file in a font folder.
+    File { path: PathBuf, index: u32 },
+    /// A face previewd ships (a single sfnt).
+    Builtin(&'static [u8]),
+}
+
+/// Faces previewd ships, each a single sfnt (licences in `assets/fonts/`). Gelasio is the
+/// metric twin of Georgia (its advance widths), under the SIL Open Font License 1.1; the
+/// files are its Latin subset as the `@fontsource/gelasio` 5.3.0 package ships it,
+/// unpacked from WOFF to TrueType (no Debian package carries Gelasio).
+pub const BUILTIN: [&[u8]; 4] = [
+    include_bytes!("../../../assets/fonts/Gelasio-Regular.ttf"),
+    include_bytes!("../../../assets/fonts/Gelasio-Bold.ttf"),
+    include_bytes!("../../../assets/fonts/Gelasio-Italic.ttf"),
+    include_bytes!("../../../assets/fonts/Gelasio-BoldItalic.ttf"),
+];
 
 /// Every catalogued face, by id and by family.
 #[derive(Debug, Default)]
@@ -76,34 +99,28 @@ impl FontCatalog {
             if info.stretch != fontdb::Stretch::Normal {
                 continue;
             }
-            let Some((family, _)) = info.families.first() else {
-                continue;
-            };
             let mtime = meta
                 .modified()
                 .ok()
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .map(|d| d.as_nanos())
                 .unwrap_or(0);
-            faces.push(CatalogFace {
-                id: face_id(&path, meta.len(), mtime, info.index),
-                family: family.clone(),
-                aliases: info
-                    .families
-                    .iter()
-                    .map(|(n, _)| n.to_lowercase())
-                    .collect(),
-                weight: info.weight.0,
-                italic: info.style != fontdb::Style::Normal,
-                local_name: info.post_script_name.clone(),
+            let id = face_id(&path, meta.len(), mtime, info.index);
+            let source = FaceSource::File {
                 path,
                 index: info.index,
-            });
+            };
+            faces.extend(CatalogFace::new(info, id, source));
         }
+        faces.extend(builtin_faces());
         // The same order every run, whatever order the folders were read in.
         faces.sort_by(|a, b| {
-            (&a.family, a.weight, a.italic, &a.path, a.index)
-                .cmp(&(&b.family, b.weight, b.italic, &b.path, b.index))
+            (&a.family, a.weight, a.italic, a.source_key()).cmp(&(
+                &b.family,
+                b.weight,
+                b.italic,
+                b.source_key(),
+            ))
         });
         faces.dedup_by(|a, b| a.id == b.id);
         let by_id = faces
@@ -164,14 +181,61 @@ impl FontCatalog {
     /// Reads the font file of `id` (blocking): the face alone, as a single sfnt.
     pub fn read(&self, id: &str) -> Option<FontFile> {
         let face = self.get(id)?;
-        let data = read_capped(&face.path, self.max_bytes)?;
+        let (path, index) = match &face.source {
+            FaceSource::Builtin(data) => return sfnt_file(data.to_vec()),
+            FaceSource::File { path, index } => (path, *index),
+        };
+        let data = read_capped(path, self.max_bytes)?;
         let data = if data.starts_with(b"ttcf") {
-            extract_face(&data, face.index)?
+            extract_face(&data, index)?
         } else {
             data
         };
         sfnt_file(data)
     }
+}
+
+impl CatalogFace {
+    /// The face `fontdb` read, under `id`; `None` when it names no family.
+    fn new(info: &fontdb::FaceInfo, id: String, source: FaceSource) -> Option<CatalogFace> {
+        let (family, _) = info.families.first()?;
+        Some(CatalogFace {
+            id,
+            family: family.clone(),
+            aliases: info
+                .families
+                .iter()
+                .map(|(n, _)| n.to_lowercase())
+                .collect(),
+            weight: info.weight.0,
+            italic: info.style != fontdb::Style::Normal,
+            local_name: info.post_script_name.clone(),
+            source,
+        })
+    }
+
+    /// Orders faces of one family and style: files by path and index, then built-ins.
+    fn source_key(&self) -> (Option<(&Path, u32)>, usize) {
+        match &self.source {
+            FaceSource::File { path, index } => (Some((path.as_path(), *index)), 0),
+            FaceSource::Builtin(data) => (None, data.len()),
+        }
+    }
+}
+
+/// The faces of [`BUILTIN`], read by `fontdb` as the folders' faces are.
+fn builtin_faces() -> Vec<CatalogFace> {
+    let mut out = Vec::new();
+    for data in BUILTIN {
+        let mut db = fontdb::Database::new();
+        db.load_font_data(data.to_vec());
+        let Some(info) = db.faces().next() else {
+            continue;
+        };
+        let id = hex::encode(&Sha256::digest(data)[..8]);
+        out.extend(CatalogFace::new(info, id, FaceSource::Builtin(data)));
+    }
+    out
 }
 
 /// Checks that `data` is a font ttf-parser reads and names its MIME type.
@@ -297,6 +361,26 @@ mod tests {
                 "{family}: scripts/test.sh installs {package}"
             );
         }
+    }
+
+    #[test]
+    fn the_shipped_faces_are_catalogued_even_with_no_font_folders() {
+        let catalog = FontCatalog::scan(&[], 64 << 20);
+        let gelasio = catalog.family_faces("Gelasio");
+        assert_eq!(
+            gelasio
+                .iter()
+                .map(|f| (f.weight, f.italic))
+                .collect::<Vec<_>>(),
+            [(400, false), (700, false), (400, true), (700, true)]
+        );
+        let file = catalog
+            .read(&gelasio[0].id)
+            .expect("served from the binary");
+        assert_eq!(file.mime, "font/ttf");
+        assert_eq!(file.data, BUILTIN[0]);
+        let face = ttf_parser::Face::parse(&file.data, 0).unwrap();
+        assert!(face.glyph_index('é').is_some(), "the Latin subset");
     }
 
     #[test]

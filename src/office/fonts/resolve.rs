@@ -226,7 +226,10 @@ fn rule(lower: &str) -> Option<Rule> {
             ],
             Serif,
         ),
-        "georgia" | "constantia" | "garamond" | "century schoolbook" | "bookman old style" => {
+        // Gelasio (shipped with previewd, see `catalog::BUILTIN`) is drawn on Georgia's
+        // advance widths.
+        "georgia" => Rule::Twin(&["Gelasio"], SERIF, Serif),
+        "constantia" | "garamond" | "century schoolbook" | "bookman old style" => {
             Rule::Alike(SERIF, Serif)
         }
         "segoe ui"
@@ -492,6 +495,11 @@ mod tests {
         assert_eq!(
             stack("Aptos", FontHints::default()),
             "'Aptos','Open Sans','Liberation Sans',sans-serif"
+        );
+        // Georgia's metric twin comes first: previewd ships it.
+        assert_eq!(
+            stack("Georgia", FontHints::default()),
+            "'Gelasio','Georgia','Liberation Serif',serif"
         );
     }
 
