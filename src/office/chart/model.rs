@@ -39,6 +39,10 @@ pub struct Chart {
     /// The chart-space fill, when it sets a solid one (`c:chartSpace/c:spPr`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<Color>,
+    /// The typeface of the chart's text as the part names it (`c:chartSpace/c:txPr`'s
+    /// `a:latin`, else `+mn-lt`, the theme's body font, which Office uses by default);
+    /// the format's parser resolves theme references.
+    pub font: String,
     /// Series or points beyond the caps were left out.
     pub truncated: bool,
     /// The automatic colours of varied points (pie slices …), in point order: the theme's
@@ -61,6 +65,7 @@ impl Chart {
             drawn_as_2d: false,
             text: TextStyle::default(),
             background: None,
+            font: "+mn-lt".to_owned(),
             truncated: false,
             palette: Vec::new(),
         }

@@ -32,6 +32,15 @@ const MAX_TEXT: usize = 200;
 pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
     let mut out = Chart::empty();
     out.text = text_style(root, &TextStyle::default(), colors);
+    if let Some(face) = root
+        .child(Ns::C, "txPr")
+        .and_then(|t| t.descendants().find(|e| e.is(Ns::A, "latin")))
+        .and_then(|l| l.attr(Ns::None, "typeface"))
+        .map(str::trim)
+        .filter(|f| !f.is_empty() && f.len() <= 64)
+    {
+        out.font = face.to_owned();
+    }
     out.background = root
         .child(Ns::C, "spPr")
         .and_then(|sp| sp.child(Ns::A, "solidFill"))

@@ -7,15 +7,18 @@ use crate::office::chart::{accessible_label, render_svg, Chart, SvgOptions};
 /// Writes a chart frame `w` × `h` points: the drawn chart, or a placeholder naming it
 /// when there is nothing to draw (a missing part, no cached values, a type the engine
 /// does not draw).
-pub(super) fn chart_html(out: &mut String, c: &Chart, w: f64, h: f64) {
+pub(super) fn chart_html(out: &mut String, c: &Chart, w: f64, h: f64, font_family: &str) {
     let label = accessible_label(c);
     out.push_str("<div class=\"pptx-chart\" role=\"img\" aria-label=\"");
     escape_into(out, &label);
     out.push_str("\">");
-    let opts = SvgOptions {
+    let mut opts = SvgOptions {
         class: "pptx-chart-svg",
         ..SvgOptions::default()
     };
+    if !font_family.is_empty() {
+        opts.font_family = font_family;
+    }
     match render_svg(c, w, h, &opts) {
         Some(svg) => out.push_str(&svg),
         None => {

@@ -626,16 +626,31 @@ impl Parser<'_, '_> {
         style_fill(reference, env.theme, &env.colors, &mut images)
     }
 
-    /// The colours of chart part `part` when it has a theme override (`a:themeOverride`
-    /// with an `a:clrScheme`) over `base`; `None` when it has none or it is unreadable
-    /// (the deck's colours stand).
-    fn chart_scheme(&mut self, part: &str, base: &[Color; 12]) -> Option<[Color; 12]> {
+    /// The theme override of chart part `part` (`a:themeOverride`): its colour scheme over
+    /// `base` and its Latin theme fonts; `None` when it has none or it is unreadable (the
+    /// deck's theme stands).
+    fn chart_override(&mut self, part: &str, base: &[Color; 12]) -> Option<ChartOverride> {
         let rels = self.rels_of(part).ok()?;
         let target = rels.part_of_type(crate::office::ns::rel_type::THEME_OVERRIDE)?;
         let name = self.package.canonical_name(target)?.to_owned();
         let doc = self.package.read_xml(&name, UNDERSTOOD).ok()?;
-        let scheme = doc.root().child(Ns::A, "clrScheme")?;
-        Some(super::theme::scheme_over(base, scheme))
+        let root = doc.root();
+        let font = |which: &str| {
+            root.child(Ns::A, "fontScheme")?
+                .child(Ns::A, which)?
+                .child(Ns::A, "latin")?
+                .attr(Ns::None, "typeface")
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+                .map(str::to_owned)
+        };
+        Some(ChartOverride {
+            colors: root
+                .child(Ns::A, "clrScheme")
+                .map(|scheme| super::theme::scheme_over(base, scheme)),
+            major: font("majorFont"),
+            minor: font("minorFont"),
+        })
     }
 
     /// An image relationship of a part: a media part (sniffed once), a link, or missing.
@@ -1377,11 +1392,12 @@ impl Parser<'_, '_> {
             };
             // A chart copied from another deck or workbook keeps that file's colours in a
             // theme override part; its scheme replaces the deck's for this chart.
-            let scheme = target
+            let over = target
                 .as_deref()
                 .filter(|_| doc.is_some())
-                .and_then(|p| self.chart_scheme(p, env.colors.scheme));
-            let colors = match &scheme {
+                .and_then(|p| self.chart_override(p, env.colors.scheme))
+                .unwrap_or_default();
+            let colors = match &over.colors {
                 Some(s) => ColorCtx {
                     scheme: s,
                     ..env.colors
@@ -1395,6 +1411,15 @@ impl Parser<'_, '_> {
             if doc.is_none() {
                 self.warn(format!("The chart \"{}\" is missing", printable(name)));
             }
+            // Theme font references resolve against the override's fonts, then the deck's.
+            let face = match ch.font.get(..3) {
+                Some("+mn") => over.minor.clone(),
+                Some("+mj") => over.major.clone(),
+                _ => None,
+            };
+            ch.font = face
+                .or_else(|| env.theme.typeface(&ch.font))
+                .unwrap_or_default();
             ch.part = target;
             return ShapeKind::Chart(ch);
         }
@@ -1632,4 +1657,12 @@ fn geometry_of(chain: &[Element<'_>], frame: &Frame) -> Geometry {
         }
     }
     Geometry::default()
+}
+
+/// What a chart's theme override part sets (each `None` where it sets nothing).
+#[derive(Debug, Default)]
+struct ChartOverride {
+    colors: Option<[Color; 12]>,
+    major: Option<String>,
+    minor: Option<String>,
 }

@@ -1437,7 +1437,10 @@ impl<'d, 'o> Renderer<'d, 'o> {
     fn chart(&mut self, c: &Chart, f: &Frame) {
         let w = f.width as f64 / EMU_PER_POINT;
         let h = f.height as f64 / EMU_PER_POINT;
-        super::chart::chart_html(&mut self.out, c, w, h);
+        // The chart's text is set in its own typeface (the theme's body font unless the
+        // part names one), through the same resolver as the slide's text.
+        let stack = font_stack(&c.font, &self.opts.fonts);
+        super::chart::chart_html(&mut self.out, c, w, h, &stack);
     }
 }
 

@@ -678,7 +678,7 @@ fn autofit_scales_text_and_line_spacing() {
     assert!(html.contains("writing-mode:vertical-rl;transform:rotate(180deg)"));
     assert!(html.contains("line-height:0.84;"));
     assert!(html.contains("text-decoration:underline line-through"));
-    assert!(html.contains("font-family:'Georgia','Liberation Serif',serif"));
+    assert!(html.contains("font-family:'Gelasio','Georgia','Liberation Serif',serif"));
 }
 
 #[test]
@@ -1715,7 +1715,7 @@ fn line_spacing_above_or_below_single_moves_the_text_by_half_the_difference() {
 /// `shapecrawler-025_chart`: a chart pasted from another file keeps that file's colours
 /// in a theme override part; its `accent1` bars are that scheme's, not the deck's.
 #[test]
-fn a_charts_theme_override_gives_it_its_own_scheme_colours() {
+fn a_charts_theme_override_gives_it_its_own_colours_and_fonts() {
     let chart = format!(
         r#"<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:plotArea><c:barChart><c:barDir val="col"/>{}</c:barChart></c:plotArea></c:chart></c:chartSpace>"#,
         CHART_SERIES.replace(
@@ -1730,7 +1730,7 @@ fn a_charts_theme_override_gives_it_its_own_scheme_colours() {
     );
 
     let rels = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/themeOverride" Target="../theme/themeOverride1.xml"/></Relationships>"#;
-    let over = r#"<?xml version="1.0" encoding="UTF-8"?><a:themeOverride xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:clrScheme name="Other"><a:accent1><a:srgbClr val="86BC25"/></a:accent1></a:clrScheme></a:themeOverride>"#;
+    let over = r#"<?xml version="1.0" encoding="UTF-8"?><a:themeOverride xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:clrScheme name="Other"><a:accent1><a:srgbClr val="86BC25"/></a:accent1></a:clrScheme><a:fontScheme name="Other"><a:majorFont><a:latin typeface="Georgia"/></a:majorFont><a:minorFont><a:latin typeface="Verdana"/></a:minorFont></a:fontScheme></a:themeOverride>"#;
     let p = chart_deck_with(
         &chart,
         vec![
@@ -1745,4 +1745,10 @@ fn a_charts_theme_override_gives_it_its_own_scheme_colours() {
         ],
     );
     assert_eq!(chart_of(&p).plots[0].series[0].color, Color::rgb(0x86BC25));
+    // Its text takes the override's body font (Office's chart default, `+mn-lt`).
+    assert_eq!(chart_of(&p).font, "Verdana");
+    assert!(html_of(&p, 0).contains("font-family=\"'Verdana','DejaVu Sans',sans-serif\""));
+    // Without an override, the deck's body font (Calibri, drawn as `pptx-calibri`).
+    assert_eq!(chart_of(&plain).font, "Calibri");
+    assert!(html_of(&plain, 0).contains("font-family=\"'pptx-calibri',"));
 }
