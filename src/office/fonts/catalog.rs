@@ -47,7 +47,8 @@ enum FaceSource {
 /// Faces previewd ships, each a single sfnt (licences in `assets/fonts/`). Gelasio is the
 /// metric twin of Georgia (its advance widths), under the SIL Open Font License 1.1; the
 /// files are its Latin subset as the `@fontsource/gelasio` 5.3.0 package ships it,
-/// unpacked from WOFF to TrueType (no Debian package carries Gelasio).
+/// unpacked from WOFF to TrueType, with Georgia's vertical metrics (no Debian package
+/// carries Gelasio; `assets/fonts/README.md` says what was changed).
 pub const BUILTIN: [&[u8]; 4] = [
     include_bytes!("../../../assets/fonts/Gelasio-Regular.ttf"),
     include_bytes!("../../../assets/fonts/Gelasio-Bold.ttf"),
@@ -381,6 +382,12 @@ mod tests {
         assert_eq!(file.data, BUILTIN[0]);
         let face = ttf_parser::Face::parse(&file.data, 0).unwrap();
         assert!(face.glyph_index('é').is_some(), "the Latin subset");
+        // Georgia's vertical metrics (assets/fonts/README.md), which Office lays lines
+        // out from, in every face.
+        for data in BUILTIN {
+            let f = ttf_parser::Face::parse(data, 0).unwrap();
+            assert_eq!((f.ascender(), f.descender(), f.line_gap()), (1878, -449, 0));
+        }
     }
 
     #[test]
