@@ -26,6 +26,10 @@ pub struct SvgOptions<'a> {
     pub font_family: &'a str,
     /// It fills its container (`width` and `height` of 100 %).
     pub fill_container: bool,
+    /// A chart whose plots hold no series at all is drawn as its bare chart area (a slide
+    /// shows it so); otherwise there is no SVG and the caller shows a labelled box (a
+    /// workbook's chart sheet would be a blank page).
+    pub draw_empty: bool,
 }
 
 impl Default for SvgOptions<'_> {
@@ -34,6 +38,7 @@ impl Default for SvgOptions<'_> {
             class: "chart-svg",
             font_family: "Carlito, Calibri, 'Liberation Sans', Arial, sans-serif",
             fill_container: false,
+            draw_empty: false,
         }
     }
 }
@@ -70,7 +75,7 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
     if !(w.is_finite() && h.is_finite()) || w < 10.0 || h < 10.0 {
         return None;
     }
-    let authored_empty = !drawable(chart) && empty_as_authored(chart);
+    let authored_empty = opts.draw_empty && !drawable(chart) && empty_as_authored(chart);
     if !drawable(chart) && !authored_empty {
         return None;
     }

@@ -14,6 +14,7 @@ pub(super) fn chart_html(out: &mut String, c: &Chart, w: f64, h: f64, font_famil
     out.push_str("\">");
     let mut opts = SvgOptions {
         class: "pptx-chart-svg",
+        draw_empty: true,
         ..SvgOptions::default()
     };
     if !font_family.is_empty() {

@@ -1752,3 +1752,18 @@ fn a_charts_theme_override_gives_it_its_own_colours_and_fonts() {
     assert_eq!(chart_of(&plain).font, "Calibri");
     assert!(html_of(&plain, 0).contains("font-family=\"'pptx-calibri',"));
 }
+
+/// A chart's typeface is untrusted text that ends up in an SVG attribute: only the
+/// resolver's safe characters get there.
+#[test]
+fn a_hostile_chart_typeface_stays_inside_its_attribute() {
+    let chart = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:plotArea><c:barChart><c:barDir val="col"/>{CHART_SERIES}</c:barChart></c:plotArea></c:chart><c:txPr><a:bodyPr/><a:p><a:pPr><a:defRPr><a:latin typeface="Evil&quot;&gt;&lt;script&gt;x()&lt;/script&gt;"/></a:defRPr></a:pPr></a:p></c:txPr></c:chartSpace>"#
+    );
+    let html = html_of(&chart_deck(&chart), 0);
+    assert!(!html.contains("<script>x()"), "{html}");
+    assert!(
+        html.contains("font-family=\"'Evilscriptxscript',"),
+        "{html}"
+    );
+}

@@ -453,6 +453,7 @@ pub fn chart_svg(d: &Drawing, w: f64, h: f64) -> Option<String> {
         class: "sheet-chart",
         font_family: CHART_FONTS,
         fill_container: true,
+        draw_empty: false,
     };
     render_svg(chart, w * 0.75, h * 0.75, &opts)
 }
