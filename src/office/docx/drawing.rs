@@ -402,6 +402,14 @@ impl Parser<'_, '_> {
             .map(|[r, g, b]| ChartColor::rgb(u32::from_be_bytes([0, r, g, b])));
         let colors = ColorCtx::from_scheme(&scheme);
         let mut chart = parse_chart(doc.root(), &colors);
+        // Theme references name the document theme's fonts (Office's chart default is the
+        // body font, `+mn-lt`).
+        let face = match chart.font.get(..3) {
+            Some("+mn") => self.fonts.minor.as_deref().map(str::to_owned),
+            Some("+mj") => self.fonts.major.as_deref().map(str::to_owned),
+            _ => Some(chart.font.clone()),
+        };
+        chart.font = face.unwrap_or_default();
         chart.part = Some(part);
         Inline::Chart(ChartFrame {
             chart: Box::new(chart),

@@ -1488,11 +1488,16 @@ impl<'d> Renderer<'d, '_> {
         );
         escape_into(&mut self.out, &label);
         self.out.push_str("\">");
-        let opts = crate::office::chart::SvgOptions {
+        // The chart's text in its own typeface, through the document's font plan.
+        let stack = self.opts.fonts.stack(&c.chart.font).unwrap_or_default();
+        let mut opts = crate::office::chart::SvgOptions {
             class: "docx-chart-svg",
             fill_container: true,
             ..crate::office::chart::SvgOptions::default()
         };
+        if !stack.is_empty() {
+            opts.font_family = &stack;
+        }
         match crate::office::chart::render_svg(
             &c.chart,
             f64::from(c.width),

@@ -71,6 +71,8 @@ fn docx_charts_render_as_svg_not_a_placeholder() {
     let html = render_html(&doc, &RenderOptions::default());
     assert!(html.contains("<span class=\"docx-chart\" style=\"display:inline-block;width:288pt;height:216pt;\" role=\"img\" aria-label=\"Pie chart: Sales by region\">"), "{html}");
     assert!(html.contains("<svg class=\"docx-chart-svg\""));
+    // The fixture's theme has no font scheme: the chart keeps the default stack.
+    assert!(html.contains("font-family=\"Carlito, Calibri,"), "{html}");
     assert_eq!(html.matches("class=\"slice\"").count(), 3);
     for name in ["North", "South", "East", "Sales by region"] {
         assert!(html.contains(&format!(">{name}</text>")), "{name}");
@@ -96,6 +98,8 @@ fn real_docx_chart_from_word_is_drawn() {
     assert_eq!(chart.chart.chart_types, ["bar"]);
     let series: Vec<_> = chart.chart.series().collect();
     assert!(!series.is_empty() && series[0].values.iter().any(Option::is_some));
+    // Its text is in the theme's body font (no typeface of its own), Calibri here.
+    assert_eq!(chart.chart.font, "Calibri");
     let html = render_html(&doc, &RenderOptions::default());
     assert!(html.contains("<svg class=\"docx-chart-svg\""));
     assert!(
