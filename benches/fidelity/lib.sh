@@ -28,12 +28,20 @@ fidelity_setup() {
         fi
     fi
     export NODE_PATH="$WORK/node/node_modules"
-    # The faces previewd ships (Gelasio): the service serves them to every client, but the
-    # standalone page shot here names them by local() only, so Chromium must find them.
-    local fonts="$HOME/.local/share/fonts/previewd"
-    if ! cmp -s "$ROOT/assets/fonts/Gelasio-Regular.ttf" "$fonts/Gelasio-Regular.ttf"; then
+    # Faces the service serves that fontconfig does not see: the ones previewd ships
+    # (Gelasio) and Wine's Tahoma (served under Tahoma's own name from the default
+    # fonts.dirs). The standalone page shot here names them by local() only, so they are
+    # put where Chromium finds them, as a client of the service gets them. LibreOffice sees
+    # them too (a deck in Tahoma is then drawn with Tahoma's widths on both sides): a PDF
+    # cached by a run before this (KEEP_LO) was made without them.
+    local fonts="$HOME/.local/share/fonts/previewd" wine=/usr/share/wine/fonts
+    if ! cmp -s "$ROOT/assets/fonts/Gelasio-Regular.ttf" "$fonts/Gelasio-Regular.ttf" ||
+        { [ -f "$wine/tahoma.ttf" ] && [ ! -f "$fonts/tahoma.ttf" ]; }; then
         mkdir -p "$fonts"
         cp "$ROOT"/assets/fonts/Gelasio-*.ttf "$fonts/"
+        for f in tahoma.ttf tahomabd.ttf; do
+            [ -f "$wine/$f" ] && cp "$wine/$f" "$fonts/"
+        done
         fc-cache -f "$fonts" >/dev/null
     fi
 }
