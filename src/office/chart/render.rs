@@ -75,8 +75,9 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
     if !(w.is_finite() && h.is_finite()) || w < 10.0 || h < 10.0 {
         return None;
     }
-    let authored_empty = opts.draw_empty && !drawable(chart) && empty_as_authored(chart);
-    if !drawable(chart) && !authored_empty {
+    let drawn = drawable(chart);
+    let authored_empty = !drawn && opts.draw_empty && empty_as_authored(chart);
+    if !drawn && !authored_empty {
         return None;
     }
     let mut svg = Svg::default();

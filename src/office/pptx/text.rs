@@ -671,6 +671,15 @@ fn make_run(
     }
 }
 
+/// Symbol fonts' characters are often written in the private use area (U+F020–U+F0FF
+/// stand for the font's bytes 0x20–0xFF): the byte `ch` stands for, or `ch` itself.
+fn font_byte(ch: char) -> char {
+    match u32::from(ch) {
+        v @ 0xF020..=0xF0FF => char::from_u32(v - 0xF000).unwrap_or(ch),
+        _ => ch,
+    }
+}
+
 /// Whether `font` (lower case) is a symbol font: its characters are pictures, written as
 /// the font's bytes (0x20–0xFF) or as those bytes moved into the private use area.
 fn is_symbol_font(font: &str) -> bool {
@@ -681,12 +690,7 @@ fn is_symbol_font(font: &str) -> bool {
 /// `None` when the table does not know it. Symbol fonts are rarely installed, so their
 /// characters are shown through Unicode instead.
 fn symbol_char(ch: char, font: &str) -> Option<char> {
-    // Symbol fonts' characters are often written in the private use area (U+F020–U+F0FF
-    // stand for the font's bytes 0x20–0xFF); read them as the byte they stand for.
-    let ch = match u32::from(ch) {
-        v @ 0xF020..=0xF0FF => char::from_u32(v - 0xF000).unwrap_or(ch),
-        _ => ch,
-    };
+    let ch = font_byte(ch);
     match font {
         // Wingdings 3 is a font of arrows and triangles with its own table: `}` is the
         // Facet theme's right-pointing triangle; the rest are drawn as a small one.
@@ -744,10 +748,7 @@ fn bullet_char(c: &str, font: Option<&str>) -> (String, bool) {
         symbol_char(ch, f).unwrap_or(match f {
             // An unknown Wingdings bullet is drawn as a small square; a Symbol one as the
             // character it is (Symbol's letters are Greek and its digits digits).
-            "symbol" => match u32::from(ch) {
-                v @ 0xF020..=0xF0FF => char::from_u32(v - 0xF000).unwrap_or(ch),
-                _ => ch,
-            },
+            "symbol" => font_byte(ch),
             _ => '\u{25AA}',
         })
     });

@@ -1633,6 +1633,13 @@ fn a_paragraphs_right_margin_narrows_only_that_paragraph() {
     );
 }
 
+/// The opening `<p>` tag of the paragraph whose text holds `>word<`.
+fn paragraph_tag<'h>(html: &'h str, word: &str) -> &'h str {
+    let end = html.find(&format!(">{word}<")).expect("word");
+    let start = html[..end].rfind("<p class=\"pptx-p\"").expect("paragraph");
+    &html[start..start + html[start..].find('>').expect("tag")]
+}
+
 /// A paragraph whose runs share one face sets its own line in that face: a strut in the
 /// stage's Calibri stand-in made every line of another face about 1 px taller than
 /// 1.2 × size (`shapecrawler-031`, Tahoma). Mixed faces leave the paragraph as it was.
@@ -1656,12 +1663,7 @@ fn a_paragraph_of_one_face_sets_its_line_in_that_face() {
     .concat();
     let tree = pptx_sp(2, None, Some((0, 0, 6_000_000, 4_000_000)), "", &body);
     let html = html_of(&one_slide(&tree), 0);
-    let para_of = |word: &str| {
-        let end = html.find(&format!(">{word}<")).expect("word");
-        let start = html[..end].rfind("<p class=\"pptx-p\"").expect("paragraph");
-        let tag_end = start + html[start..].find('>').expect("tag");
-        html[start..tag_end].to_owned()
-    };
+    let para_of = |word: &str| paragraph_tag(&html, word);
     assert!(para_of("One ").contains("font-family:'Tahoma'"), "{html}");
     assert!(!para_of("Two ").contains("font-family"), "{html}");
 }
@@ -1698,11 +1700,7 @@ fn line_spacing_above_or_below_single_moves_the_text_by_half_the_difference() {
     .concat();
     let tree = pptx_sp(2, None, Some((0, 0, 6_000_000, 4_000_000)), "", &body);
     let html = html_of(&one_slide(&tree), 0);
-    let style_of = |word: &str| {
-        let end = html.find(&format!(">{word}<")).expect("word");
-        let start = html[..end].rfind("<p class=\"pptx-p\"").expect("paragraph");
-        html[start..end].to_owned()
-    };
+    let style_of = |word: &str| paragraph_tag(&html, word);
     // 1.2 × 32 pt × 0.5 = 19.2 pt extra: 9.6 pt lower.
     assert!(style_of("Loose").contains("line-height:1.8;position:relative;top:calc(var(--pt)*9.6)"));
     // 1.2 × 32 pt × −0.1 = −3.84 pt: 1.92 pt higher.
