@@ -46,6 +46,14 @@ struct FileInfo<'a> {
 /// file's folder is the workspace).
 pub fn preview_file(file: &Path, format: Format, config: &Config) -> Result<Vec<u8>, Error> {
     let read = read_file(file, config)?;
+    // A DOCX or PPTX page declares the machine's faces with their line metrics: the font
+    // folders are scanned on another thread while the document parses.
+    let fonts = (matches!(format, Format::Html)
+        && matches!(read.kind, FileKind::Docx | FileKind::Pptx))
+    .then(|| {
+        let (dirs, max) = (config.fonts.dirs.clone(), config.fonts.max_font_bytes);
+        std::thread::spawn(move || crate::office::fonts::FontCatalog::scan(&dirs, max))
+    });
     let office = crate::preview::office::parse_with(&read, &config.office, &config.pdf)?;
     match format {
         Format::Json => match &office {
@@ -59,7 +67,7 @@ pub fn preview_file(file: &Path, format: Format, config: &Config) -> Result<Vec<
                 mtime_ms: read.mtime_ms,
             }),
         },
-        Format::Html => Ok(standalone_page(&read, office.as_ref(), config).into_bytes()),
+        Format::Html => Ok(standalone_page(&read, office.as_ref(), fonts, config).into_bytes()),
     }
 }
 
@@ -138,7 +146,12 @@ fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
 
 /// A self-contained page: inline styles, no scripts, images as `data:` URLs. An HTML file is
 /// shown as its source: outside previewd's sandbox its scripts must not run.
-fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Config) -> String {
+fn standalone_page(
+    read: &ScopedRead,
+    office: Option<&OfficeModel>,
+    fonts: Option<std::thread::JoinHandle<crate::office::fonts::FontCatalog>>,
+    config: &Config,
+) -> String {
     if let Some(OfficeModel::Pdf(doc)) = office {
         return crate::pdf::html::standalone(doc, 1.5, 100);
     }
@@ -151,6 +164,8 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
             .into_iter()
             .map(|(part, data, mime)| (part, data_url(mime, &data)))
             .collect::<HashMap<_, _>>();
+        let fonts = fonts.and_then(|scan| scan.join().ok());
+        let fonts = fonts.as_ref();
         return match model {
             OfficeModel::Docx(doc) => render_html(
                 doc,
@@ -161,6 +176,7 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
                         bytes,
                         model,
                         &config.office,
+                        fonts,
                     ),
                     ..RenderOptions::default()
                 },
@@ -176,6 +192,7 @@ fn standalone_page(read: &ScopedRead, office: Option<&OfficeModel>, config: &Con
                         bytes,
                         model,
                         &config.office,
+                        fonts,
                     ),
                     ..crate::office::pptx::RenderOptions::default()
                 },

@@ -36,6 +36,25 @@ fn preview_renders_a_document_and_its_model() {
     assert!(model["sections"].is_array());
 }
 
+/// A page without a server names the machine's stand-ins by `local()` alone, and still
+/// declares them: each with its own Windows line metrics, so lines sit where Office puts
+/// them (Carlito's are Calibri's: 1950 and 550 of 2048 units).
+#[test]
+fn a_standalone_page_declares_its_stand_ins_with_their_line_metrics() {
+    let docx = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/corpus/docx/mammoth-simple-list.docx"
+    );
+    let (code, html, _) = previewd(&["preview", docx]);
+    assert_eq!(code, 0);
+    let html = html.replace("&#39;", "'");
+    assert!(
+        html.contains("@font-face{font-family:'Carlito';src:local('Carlito');font-weight:400;font-style:normal;font-display:swap;ascent-override:95.21%;descent-override:26.86%;line-gap-override:0%}"),
+        "Carlito declared by local() with Calibri's metrics"
+    );
+    assert!(!html.contains("/fonts/"), "no font URL without a server");
+}
+
 #[test]
 fn preview_writes_to_a_file_and_refuses_bad_input_with_a_code() {
     let dir = tempfile::tempdir().unwrap();

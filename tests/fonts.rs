@@ -42,7 +42,7 @@ fn run(font: &str, text: &str) -> String {
     )
 }
 
-/// A Word package whose font table describes Verdana, Calibri and MS Mincho and embeds
+/// A Word package whose font table describes Verdana, Tahoma, Calibri and MS Mincho and embeds
 /// an obfuscated face.
 fn fonts_docx() -> Vec<u8> {
     let w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
@@ -53,6 +53,7 @@ fn fonts_docx() -> Vec<u8> {
         run("MS Mincho", "明朝の見本"),
         run("Embedded Face", "Embedded sample"),
         run("Georgia", "Georgia sample"),
+        run("Tahoma", "Tahoma sample"),
     ]
     .concat();
     let document = format!(
@@ -61,6 +62,7 @@ fn fonts_docx() -> Vec<u8> {
     let font_table = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:fonts xmlns:w=\"{w}\" xmlns:r=\"{r}\">\
          <w:font w:name=\"Verdana\"><w:panose1 w:val=\"020B0604030504040204\"/><w:charset w:val=\"00\"/><w:family w:val=\"swiss\"/><w:pitch w:val=\"variable\"/></w:font>\
+         <w:font w:name=\"Tahoma\"><w:panose1 w:val=\"020B0604030504040204\"/><w:charset w:val=\"00\"/><w:family w:val=\"swiss\"/><w:pitch w:val=\"variable\"/></w:font>\
          <w:font w:name=\"Georgia\"><w:panose1 w:val=\"02040502050405020303\"/><w:family w:val=\"roman\"/><w:pitch w:val=\"variable\"/></w:font>\
          <w:font w:name=\"Calibri\"><w:panose1 w:val=\"020F0502020204030204\"/><w:family w:val=\"swiss\"/><w:pitch w:val=\"variable\"/></w:font>\
          <w:font w:name=\"MS Mincho\"><w:altName w:val=\"ＭＳ 明朝\"/><w:charset w:val=\"80\"/><w:family w:val=\"modern\"/><w:pitch w:val=\"fixed\"/></w:font>\
@@ -235,7 +237,7 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     let tagged = eval(
         &page,
         r#"(() => {
-            const probes = {'Verdana sample': 'verdana', 'Calibri sample': 'calibri', '明朝の見本': 'mincho', 'Embedded sample': 'embedded', 'Georgia sample': 'georgia'};
+            const probes = {'Verdana sample': 'verdana', 'Calibri sample': 'calibri', '明朝の見本': 'mincho', 'Embedded sample': 'embedded', 'Georgia sample': 'georgia', 'Tahoma sample': 'tahoma'};
             let n = 0;
             for (const el of document.querySelectorAll('#view-document span')) {
                 const probe = probes[el.textContent];
@@ -245,7 +247,7 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
         })()"#,
     )
     .await;
-    assert_eq!(tagged, 5, "every sample run is a span");
+    assert_eq!(tagged, 6, "every sample run is a span");
     // Wait for the web fonts the samples use (the embedded face comes from previewd).
     eval(&page, "Promise.all([...document.fonts].filter(f => f.status !== 'unloaded').map(f => f.loaded)).then(() => true)").await;
     page.execute(dom::EnableParams::default())
@@ -288,6 +290,24 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     )
     .await;
     assert_eq!(loaded, serde_json::json!(["loaded"]));
+    // Wine's Tahoma sets USE_TYPO_METRICS, so Chromium alone would give its lines the typo
+    // ascent (1566 + 423 of 2048 units, 0.97 em); Office uses the Windows ascent and
+    // descent (2049 + 423, 1.21 em), which the page declares as overrides.
+    assert_eq!(
+        platform_font(&page, "[data-probe=tahoma]").await.0,
+        "Tahoma"
+    );
+    let height = eval(
+        &page,
+        "(() => { const s = document.querySelector('[data-probe=tahoma]'); return Math.round(1000 * s.getBoundingClientRect().height / parseFloat(getComputedStyle(s).fontSize)); })()",
+    )
+    .await;
+    let height = height.as_i64().unwrap();
+    // (Chromium rounds ascent and descent to whole pixels: 15 + 3 px at 11 pt.)
+    assert!(
+        (1195..=1240).contains(&height),
+        "Tahoma line {height}/1000 em"
+    );
     browser.close().await;
 }
 

@@ -253,13 +253,15 @@ const INLINE_FONTS_TOTAL: usize = 4 << 20;
 
 /// The font plan of a standalone page (no server): embedded faces up to
 /// [`INLINE_FONT_BYTES`] each are inlined as `data:` URLs; machine fonts are not (Carlito
-/// alone is 0.6 MiB a face), so the stacks name them for the reader's own fonts.
+/// alone is 0.6 MiB a face), so the stacks name them for the reader's own fonts, and the
+/// faces of `catalog` are declared with `local()` sources for their line metrics.
 pub fn standalone_font_plan(
     bytes: &[u8],
     model: &OfficeModel,
     limits: &OfficeLimits,
+    catalog: Option<&crate::office::fonts::FontCatalog>,
 ) -> crate::office::fonts::FontPlan {
-    use crate::office::fonts::{document_fonts, embedded, FontPlan, FontSources};
+    use crate::office::fonts::{document_fonts, embedded, FontPlan, FontSources, MachineFonts};
     use base64::Engine;
     if !matches!(model, OfficeModel::Docx(_) | OfficeModel::Pptx(_)) {
         return FontPlan::default();
@@ -284,7 +286,10 @@ pub fn standalone_font_plan(
     FontPlan::new(
         &fonts,
         &FontSources {
-            machine: None,
+            machine: catalog.map(|catalog| MachineFonts {
+                catalog,
+                url_prefix: None,
+            }),
             embedded: None,
             embedded_urls: &urls,
             pptx_calibri: false,

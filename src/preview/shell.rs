@@ -50,7 +50,13 @@ fn shell_font_plan(snapshot: &Snapshot, options: &ShellOptions) -> crate::office
     let machine = options.fonts_prefix.clone();
     let none = std::collections::HashMap::new();
     let sources = crate::office::fonts::FontSources {
-        machine: options.fonts.as_deref().map(|c| (c, machine.as_str())),
+        machine: options
+            .fonts
+            .as_deref()
+            .map(|catalog| crate::office::fonts::MachineFonts {
+                catalog,
+                url_prefix: Some(machine.as_str()),
+            }),
         embedded: Some("font/"),
         embedded_urls: &none,
         pptx_calibri: matches!(model, OfficeModel::Pptx(_)),

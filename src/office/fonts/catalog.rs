@@ -1,6 +1,10 @@
 //! The machine's fonts that previewd may serve: the configured font folders are scanned
-//! once at start (family names, weight and style read from each file by `fontdb`), and
-//! every face gets a stable id that names it in `/fonts/{id}` URLs.
+//! once at start and every face gets a stable id that names it in `/fonts/{id}` URLs.
+//! The scan ([`scan`](super::scan)) reads only each face's header tables (names, OS/2,
+//! head, hhea) and lets `fontdb` name the face from them, so the family names, weight and
+//! style are fontdb's, while a start-up or a one-shot CLI run does not map every font
+//! file. Each face also carries its Windows line metrics ([`LineMetrics`]), which pages
+//! declare so that a browser spaces lines as Office does.
 //!
 //! The id is a hash of the face's file path, size, modification time and index in the
 //! file: it never shows the path, and it changes when the file does, so a served font can
@@ -32,7 +36,74 @@ pub struct CatalogFace {
     pub italic: bool,
     /// Full face name for `local()` (PostScript name).
     pub local_name: String,
+    /// The face's line metrics as Office lays lines out (`None`: the face has no usable
+    /// vertical metrics, and the browser's own reading stands).
+    pub metrics: Option<LineMetrics>,
     source: FaceSource,
+}
+
+/// A face's ascent and descent as fractions of its em, as Office's line layout reads them:
+/// the OS/2 table's `usWinAscent` and `usWinDescent` (Windows' GDI metrics), or `hhea`'s
+/// ascender and descender when those are zero.
+///
+/// Browsers read `hhea`, or the typo values when the face sets USE_TYPO_METRICS (Wine's
+/// Tahoma does: ascent 0.765 em where its win ascent is 1.0), and Carlito's `hhea` is
+/// Calibri's (0.75 / 0.25) where Office lays Calibri out at 0.952 / 0.269. Declaring each
+/// served face with these values as `ascent-override` and `descent-override` puts every
+/// line's baseline where Office puts it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LineMetrics {
+    /// Ascent above the baseline, in em.
+    pub ascent: f32,
+    /// Descent below the baseline, in em (positive).
+    pub descent: f32,
+}
+
+impl LineMetrics {
+    /// The metrics from a face's `head`, `hhea` and `OS/2` tables; `None` when it has
+    /// neither usable win nor `hhea` values (or an absurd em).
+    fn from_tables(head: &[u8], hhea: &[u8], os2: Option<&[u8]>) -> Option<LineMetrics> {
+        let u16_at =
+            |t: &[u8], at: usize| t.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+        let em = f32::from(u16_at(head, 18)?);
+        if !(16.0..=16384.0).contains(&em) {
+            return None;
+        }
+        // usWinAscent and usWinDescent, unsigned, at bytes 74 and 76 of every OS/2
+        // version; hhea's ascender and descender (signed) at 4 and 6.
+        let win = os2.and_then(|t| Some((u16_at(t, 74)?, u16_at(t, 76)?)));
+        let (ascent, descent) = match win {
+            Some((a, d)) if a > 0 || d > 0 => (f32::from(a), f32::from(d)),
+            _ => {
+                let a = u16_at(hhea, 4)? as i16;
+                let d = u16_at(hhea, 6)? as i16;
+                (f32::from(a), -f32::from(d))
+            }
+        };
+        let (ascent, descent) = (ascent / em, descent / em);
+        // Math faces claim lines over 4 em high on purpose (DejaVu Math TeX Gyre 4.27,
+        // for stacked operators) and Office honours it; beyond 8 em (or with negative
+        // parts) the face is broken: leave it to the browser.
+        (ascent > 0.0 && descent >= 0.0 && ascent + descent <= 8.0)
+            .then_some(LineMetrics { ascent, descent })
+    }
+
+    /// The metrics of face `index` of an sfnt or collection in memory.
+    pub fn of_data(data: &[u8], index: u32) -> Option<LineMetrics> {
+        let face = ttf_parser::RawFace::parse(data, index).ok()?;
+        let table = |tag: &[u8; 4]| face.table(ttf_parser::Tag::from_bytes(tag));
+        LineMetrics::from_tables(table(b"head")?, table(b"hhea")?, table(b"OS/2"))
+    }
+
+    /// The `@font-face` descriptors that make a browser lay the face out with these
+    /// metrics and no line gap (Office adds none).
+    pub fn css(&self) -> String {
+        format!(
+            "ascent-override:{:.2}%;descent-override:{:.2}%;line-gap-override:0%",
+            self.ascent * 100.0,
+            self.descent * 100.0
+        )
+    }
 }
 
 /// Where a catalogued face's bytes are.
@@ -77,27 +148,12 @@ impl FontCatalog {
     /// Scans `dirs` (missing folders are skipped); faces whose file is larger than
     /// `max_bytes` are left out (they are never served).
     pub fn scan(dirs: &[PathBuf], max_bytes: u64) -> FontCatalog {
-        let mut db = fontdb::Database::new();
-        for dir in dirs {
-            if dir.is_dir() {
-                db.load_fonts_dir(dir);
-            }
-        }
         let mut faces = Vec::new();
-        for info in db.faces() {
-            let path = match &info.source {
-                fontdb::Source::File(p) | fontdb::Source::SharedFile(p, _) => p.clone(),
-                fontdb::Source::Binary(_) => continue,
-            };
+        for path in super::scan::font_files(dirs) {
             let Ok(meta) = std::fs::metadata(&path) else {
                 continue;
             };
             if meta.len() > max_bytes {
-                continue;
-            }
-            // Condensed and expanded faces share the family name of the normal width;
-            // a stack means the normal width.
-            if info.stretch != fontdb::Stretch::Normal {
                 continue;
             }
             let mtime = meta
@@ -106,12 +162,14 @@ impl FontCatalog {
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .map(|d| d.as_nanos())
                 .unwrap_or(0);
-            let id = face_id(&path, meta.len(), mtime, info.index);
-            let source = FaceSource::File {
-                path,
-                index: info.index,
-            };
-            faces.extend(CatalogFace::new(info, id, source));
+            for header in super::scan::faces(&path) {
+                let id = face_id(&path, meta.len(), mtime, header.index);
+                let source = FaceSource::File {
+                    path: path.clone(),
+                    index: header.index,
+                };
+                faces.extend(CatalogFace::read(&header.sfnt, id, source));
+            }
         }
         faces.extend(builtin_faces());
         // The same order every run, whatever order the folders were read in.
@@ -197,8 +255,18 @@ impl FontCatalog {
 }
 
 impl CatalogFace {
-    /// The face `fontdb` read, under `id`; `None` when it names no family.
-    fn new(info: &fontdb::FaceInfo, id: String, source: FaceSource) -> Option<CatalogFace> {
+    /// The face of the single-face sfnt `data` (a whole font, or the tables
+    /// [`super::scan`] copied), named by `fontdb`, under `id`; `None` when it names no
+    /// family.
+    fn read(data: &[u8], id: String, source: FaceSource) -> Option<CatalogFace> {
+        let mut db = fontdb::Database::new();
+        db.load_font_data(data.to_vec());
+        let info = db.faces().next()?;
+        // Condensed and expanded faces share the family name of the normal width; a stack
+        // means the normal width.
+        if info.stretch != fontdb::Stretch::Normal {
+            return None;
+        }
         let (family, _) = info.families.first()?;
         Some(CatalogFace {
             id,
@@ -211,6 +279,7 @@ impl CatalogFace {
             weight: info.weight.0,
             italic: info.style != fontdb::Style::Normal,
             local_name: info.post_script_name.clone(),
+            metrics: LineMetrics::of_data(data, 0),
             source,
         })
     }
@@ -224,19 +293,15 @@ impl CatalogFace {
     }
 }
 
-/// The faces of [`BUILTIN`], read by `fontdb` as the folders' faces are.
+/// The faces of [`BUILTIN`], read as the folders' faces are.
 fn builtin_faces() -> Vec<CatalogFace> {
-    let mut out = Vec::new();
-    for data in BUILTIN {
-        let mut db = fontdb::Database::new();
-        db.load_font_data(data.to_vec());
-        let Some(info) = db.faces().next() else {
-            continue;
-        };
-        let id = hex::encode(&Sha256::digest(data)[..8]);
-        out.extend(CatalogFace::new(info, id, FaceSource::Builtin(data)));
-    }
-    out
+    BUILTIN
+        .iter()
+        .filter_map(|data| {
+            let id = hex::encode(&Sha256::digest(data)[..8]);
+            CatalogFace::read(data, id, FaceSource::Builtin(data))
+        })
+        .collect()
 }
 
 /// Checks that `data` is a font ttf-parser reads and names its MIME type.
@@ -362,6 +427,59 @@ mod tests {
                 "{family}: scripts/test.sh installs {package}"
             );
         }
+    }
+
+    /// The header-only scan names every face as `fontdb` names it from the whole file.
+    #[test]
+    fn the_header_scan_finds_what_a_whole_file_scan_finds() {
+        let dirs = crate::config::FontsConfig::default().dirs;
+        let catalog = FontCatalog::scan(&dirs, u64::MAX);
+        let mut db = fontdb::Database::new();
+        for dir in &dirs {
+            db.load_fonts_dir(dir);
+        }
+        let key = |family: &str, weight: u16, italic: bool, ps: &str| {
+            format!("{family}/{weight}/{italic}/{ps}")
+        };
+        let mut whole: Vec<String> = db
+            .faces()
+            .filter(|f| f.stretch == fontdb::Stretch::Normal)
+            .map(|f| {
+                let italic = f.style != fontdb::Style::Normal;
+                key(&f.families[0].0, f.weight.0, italic, &f.post_script_name)
+            })
+            .collect();
+        let mut ours: Vec<String> = catalog
+            .faces
+            .iter()
+            .filter(|f| matches!(f.source, FaceSource::File { .. }))
+            .map(|f| key(&f.family, f.weight, f.italic, &f.local_name))
+            .collect();
+        whole.sort();
+        ours.sort();
+        assert!(
+            whole.len() > 100,
+            "scripts/test.sh installs the font packages"
+        );
+        assert_eq!(ours, whole);
+        // Every face has line metrics, and Carlito's are Calibri's (Office's 1950 and 550
+        // of 2048 units).
+        let without: Vec<_> = catalog
+            .faces
+            .iter()
+            .filter(|f| f.metrics.is_none())
+            .map(|f| &f.local_name)
+            .collect();
+        assert!(without.is_empty(), "{without:?}");
+        let carlito = catalog.family_faces("Carlito")[0].metrics.unwrap();
+        assert_eq!(
+            carlito.css(),
+            "ascent-override:95.21%;descent-override:26.86%;line-gap-override:0%"
+        );
+        // Wine's Tahoma asks browsers for its typo ascent (0.765 em); Office uses the win
+        // ascent, 2049 units.
+        let tahoma = catalog.family_faces("Tahoma")[0].metrics.unwrap();
+        assert_eq!((tahoma.ascent * 2048.0).round(), 2049.0);
     }
 
     #[test]

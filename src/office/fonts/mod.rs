@@ -8,8 +8,9 @@ pub mod embedded;
 pub mod mtx;
 pub mod plan;
 pub mod resolve;
+pub mod scan;
 
-pub use catalog::{CatalogFace, FontCatalog, FontFile};
+pub use catalog::{CatalogFace, FontCatalog, FontFile, LineMetrics};
 pub use embedded::{document_fonts, DocumentFonts, EmbeddedFont};
-pub use plan::{FontPlan, FontSources};
+pub use plan::{FontPlan, FontSources, MachineFonts};
 pub use resolve::{resolve, FontHints, FontStack, Generic};

@@ -6,27 +6,41 @@
 //! the font installed uses it, then previewd's URL, so every other client gets the same
 //! file. Browsers fetch a declared face only when text uses it. The PPTX stylesheet's
 //! `pptx-calibri` family (Carlito with Office's line metrics) gets a served source too.
+//!
+//! Every machine face is declared with its own line metrics ([`LineMetrics`]) as
+//! overrides, so a browser places each line's baseline where Office does; a page without a
+//! server declares the same faces with `local()` sources alone for that reason.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::catalog::FontCatalog;
+use super::catalog::{FontCatalog, LineMetrics};
 use super::embedded::DocumentFonts;
 use super::resolve::{resolve, safe_name, FontHints};
 
 /// Where the faces of a plan come from.
 #[derive(Debug, Clone, Copy)]
 pub struct FontSources<'a> {
-    /// The machine's fonts and the URL prefix they are served under (`{prefix}{id}`);
-    /// `None` for a page without a server (the stacks name local fonts only).
-    pub machine: Option<(&'a FontCatalog, &'a str)>,
+    /// The machine's fonts; `None`: the stacks name them and nothing is declared.
+    pub machine: Option<MachineFonts<'a>>,
     /// URL prefix of the document's embedded faces (`{prefix}{index}`), or `None`.
     pub embedded: Option<&'a str>,
     /// `data:` URLs of embedded faces by index (standalone pages); win over `embedded`.
     pub embedded_urls: &'a HashMap<usize, String>,
     /// Declare the PPTX stylesheet's `pptx-calibri` faces with a served Carlito.
     pub pptx_calibri: bool,
+}
+
+/// The machine's fonts as one page declares them.
+#[derive(Debug, Clone, Copy)]
+pub struct MachineFonts<'a> {
+    /// The catalogued faces.
+    pub catalog: &'a FontCatalog,
+    /// The URL prefix the faces are served under (`{prefix}{id}`); `None` for a page
+    /// without a server, which declares them with `local()` sources only (for their line
+    /// metrics: the reader's browser finds the same files when it has them).
+    pub url_prefix: Option<&'a str>,
 }
 
 /// Stacks and face rules of one document.
@@ -37,9 +51,6 @@ pub struct FontPlan {
     /// The `@font-face` rules.
     faces: String,
 }
-
-/// Office's line metrics for Calibri (see the PPTX stylesheet).
-const CALIBRI_METRICS: &str = "ascent-override:95.21%;descent-override:26.86%;line-gap-override:0%";
 
 impl FontPlan {
     /// Builds the plan of a document from its fonts.
@@ -70,9 +81,10 @@ impl FontPlan {
         for named in &fonts.named {
             plan.add(&named.name, &named.hints, &embedded_families);
         }
-        let Some((catalog, prefix)) = sources.machine else {
+        let Some(machine) = sources.machine else {
             return plan;
         };
+        let catalog = machine.catalog;
         let mut families: Vec<String> = Vec::new();
         for named in &fonts.named {
             // A machine face under the document's own name (Wine's Tahoma) is served
@@ -100,11 +112,12 @@ impl FontPlan {
             if embedded_families.contains(&family) || declared.contains(&family) {
                 continue;
             }
-            plan.declare(catalog, prefix, &family, &family, "");
+            plan.declare(&machine, &family, &family);
             declared.push(family);
         }
         if sources.pptx_calibri {
-            plan.declare(catalog, prefix, "Carlito", "pptx-calibri", CALIBRI_METRICS);
+            // Carlito's own win metrics are Calibri's: the stylesheet's overrides.
+            plan.declare(&machine, "Carlito", "pptx-calibri");
         }
         plan
     }
@@ -121,24 +134,28 @@ impl FontPlan {
         self.stacks.insert(name.to_owned(), stack.css());
     }
 
-    fn declare(
-        &mut self,
-        catalog: &FontCatalog,
-        prefix: &str,
-        family: &str,
-        as_family: &str,
-        extra: &str,
-    ) {
-        for face in catalog.family_faces(family) {
+    /// Declares the faces of the machine's `family` as `as_family`, each with its own line
+    /// metrics.
+    fn declare(&mut self, machine: &MachineFonts<'_>, family: &str, as_family: &str) {
+        for face in machine.catalog.family_faces(family) {
             let local = safe_name(&face.local_name).unwrap_or_default();
             let _ = write!(
                 self.faces,
-                "@font-face{{font-family:'{as_family}';src:local('{local}'),url({prefix}{id});font-weight:{w};font-style:{s};font-display:swap{sep}{extra}}}",
-                id = face.id,
+                "@font-face{{font-family:'{as_family}';src:local('{local}')"
+            );
+            if let Some(prefix) = machine.url_prefix {
+                let _ = write!(self.faces, ",url({prefix}{})", face.id);
+            }
+            let _ = write!(
+                self.faces,
+                ";font-weight:{w};font-style:{s};font-display:swap",
                 w = if face.weight >= 600 { 700 } else { 400 },
                 s = if face.italic { "italic" } else { "normal" },
-                sep = if extra.is_empty() { "" } else { ";" },
             );
+            if let Some(metrics) = face.metrics.as_ref().map(LineMetrics::css) {
+                let _ = write!(self.faces, ";{metrics}");
+            }
+            self.faces.push('}');
         }
     }
 
@@ -195,7 +212,10 @@ mod tests {
         let plan = FontPlan::new(
             &fonts,
             &FontSources {
-                machine: Some((&catalog, "../../../fonts/")),
+                machine: Some(MachineFonts {
+                    catalog: &catalog,
+                    url_prefix: Some("../../../fonts/"),
+                }),
                 embedded: Some("font/"),
                 embedded_urls: &HashMap::new(),
                 pptx_calibri: true,
@@ -245,7 +265,10 @@ mod tests {
         let plan = FontPlan::new(
             &fonts,
             &FontSources {
-                machine: Some((&catalog, "/fonts/")),
+                machine: Some(MachineFonts {
+                    catalog: &catalog,
+                    url_prefix: Some("/fonts/"),
+                }),
                 embedded: None,
                 embedded_urls: &HashMap::new(),
                 pptx_calibri: false,
