@@ -214,6 +214,38 @@ async fn a_real_font_table_gives_open_stacks() {
     }
 }
 
+/// PowerPoint keeps no font table: a font a deck's runs name outside its theme (python-pptx's
+/// Verdana run) gets its stand-in declared and served all the same, with its line metrics.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_decks_run_fonts_get_their_stand_ins_served() {
+    let s = start(|_| {}).await;
+    s.write(
+        "typeface.pptx",
+        std::fs::read("fixtures/corpus/pptx/python-pptx-txt-font-typeface.pptx").unwrap(),
+    );
+    let body = s.preview_ok("typeface.pptx").await;
+    let (id, token) = ids(&body);
+    let page = s
+        .get_text(&format!("/p/{id}/{token}/"))
+        .await
+        .replace("&#39;", "'");
+    let rule = page
+        .match_indices("@font-face{font-family:'DejaVu Sans';src:local('DejaVuSans'),url(")
+        .map(|(i, _)| &page[i..i + page[i..].find('}').unwrap()])
+        .next()
+        .expect("Verdana's stand-in is declared with a served source");
+    assert!(
+        rule.ends_with("ascent-override:92.82%;descent-override:23.58%;line-gap-override:0%"),
+        "{rule}"
+    );
+    let url = font_urls(&format!("{rule}}}")).pop().unwrap();
+    let font_id = url
+        .strip_prefix("../../../fonts/")
+        .expect("a machine font URL");
+    let font = s.get(&format!("/fonts/{font_id}")).await;
+    assert_eq!(font.status(), 200, "{url}");
+}
+
 /// The family Chromium actually drew a node's text with, and whether it was a web font.
 async fn platform_font(page: &chromiumoxide::Page, selector: &str) -> (String, bool) {
     let node = page.find_element(selector).await.expect(selector);

@@ -187,6 +187,25 @@ fn web_bytes(data: Vec<u8>) -> Vec<u8> {
     crate::office::metafile::web_image(&data).unwrap_or(data)
 }
 
+/// The package's fonts plus those a deck's text names outside its theme: PowerPoint keeps
+/// no font table, so a run in Tahoma or Verdana is known only from the model.
+fn with_model_fonts(
+    mut fonts: crate::office::fonts::DocumentFonts,
+    model: &OfficeModel,
+) -> crate::office::fonts::DocumentFonts {
+    if let OfficeModel::Pptx(deck) = model {
+        for name in deck.font_names() {
+            if !fonts.named.iter().any(|f| f.name == name) {
+                fonts.named.push(crate::office::fonts::NamedFont {
+                    name,
+                    hints: Default::default(),
+                });
+            }
+        }
+    }
+    fonts
+}
+
 /// The font plan of a DOCX or PPTX snapshot: stacks from its font table or embedded font
 /// list, with `@font-face` rules for the machine fonts in `catalog` (served under
 /// `machine_prefix`) and its embedded faces (under `embedded_prefix`). A package whose font
@@ -204,7 +223,7 @@ pub fn font_plan(
     let Ok(package) = OfficePackage::open(bytes, limits) else {
         return FontPlan::new(&Default::default(), sources);
     };
-    let fonts = document_fonts(&package);
+    let fonts = with_model_fonts(document_fonts(&package), model);
     // Only faces that can be served are declared: a declared face whose URL fails would
     // hide the installed font of that name (PowerPoint's MicroType Express fonts).
     let urls: std::collections::HashMap<usize, String> = match sources.embedded {
@@ -269,7 +288,7 @@ pub fn standalone_font_plan(
     let Ok(package) = OfficePackage::open(bytes, limits) else {
         return FontPlan::default();
     };
-    let fonts = document_fonts(&package);
+    let fonts = with_model_fonts(document_fonts(&package), model);
     let mut urls = std::collections::HashMap::new();
     let mut total = 0;
     for (i, face) in fonts.embedded.iter().enumerate() {

@@ -11,6 +11,6 @@ pub mod resolve;
 pub mod scan;
 
 pub use catalog::{CatalogFace, FontCatalog, FontFile, LineMetrics};
-pub use embedded::{document_fonts, DocumentFonts, EmbeddedFont};
+pub use embedded::{document_fonts, DocumentFonts, EmbeddedFont, NamedFont};
 pub use plan::{FontPlan, FontSources, MachineFonts};
 pub use resolve::{resolve, FontHints, FontStack, Generic};

@@ -852,32 +852,73 @@ impl Presentation {
         }
         out
     }
+
+    /// Every font the deck's text names (runs and bullets on slides, layouts and masters),
+    /// each once, in first use: the page declares their stand-ins, as it does the theme's
+    /// fonts, because PowerPoint lists no font table.
+    pub fn font_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let shapes = self
+            .slides
+            .iter()
+            .flat_map(|s| s.shapes.iter())
+            .chain(self.layers.iter().flat_map(|l| l.shapes.iter()));
+        for shape in shapes {
+            visit_shapes(shape, &mut |s| {
+                for body in own_bodies(s) {
+                    for p in &body.paragraphs {
+                        let bullet = p.bullet.as_ref().and_then(|b| b.font.as_deref());
+                        let runs = p.runs.iter().filter_map(|r| r.font.as_deref());
+                        for name in bullet.into_iter().chain(runs) {
+                            if !names.iter().any(|n| n == name) {
+                                names.push(name.to_owned());
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        names
+    }
+}
+
+/// Calls `f` with a shape and then each of its descendants (group children), depth first.
+pub fn visit_shapes<'s>(shape: &'s Shape, f: &mut impl FnMut(&'s Shape)) {
+    f(shape);
+    if let ShapeKind::Group(g) = &shape.kind {
+        for child in &g.children {
+            visit_shapes(child, f);
+        }
+    }
+}
+
+/// The text frames of one shape itself (not of its children): a shape's own text, or
+/// every cell of a table.
+pub fn own_bodies(shape: &Shape) -> Vec<&TextBody> {
+    match &shape.kind {
+        ShapeKind::Shape(s) => s.text.iter().collect(),
+        ShapeKind::Table(t) => t
+            .rows
+            .iter()
+            .flat_map(|row| row.cells.iter().map(|c| &c.text))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Appends the text of a shape (and its children) to `out`.
 pub fn shape_text(shape: &Shape, out: &mut String) {
-    match &shape.kind {
-        ShapeKind::Shape(s) => {
-            if let Some(t) = &s.text {
-                body_text(t, out);
-            }
+    visit_shapes(shape, &mut |s| {
+        for body in own_bodies(s) {
+            body_text(body, out);
         }
-        ShapeKind::Group(g) => g.children.iter().for_each(|c| shape_text(c, out)),
-        ShapeKind::Table(t) => {
-            for row in &t.rows {
-                for cell in &row.cells {
-                    body_text(&cell.text, out);
-                }
-            }
-        }
-        ShapeKind::Chart(c) => {
+        if let ShapeKind::Chart(c) = &s.kind {
             if let Some(t) = &c.title {
                 out.push_str(t);
                 out.push('\n');
             }
         }
-        ShapeKind::Picture(_) | ShapeKind::Embedded(_) => {}
-    }
+    });
 }
 
 /// Appends the text of a text frame to `out`.
