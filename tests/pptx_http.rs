@@ -356,6 +356,51 @@ async fn calibri_text_is_laid_out_with_the_line_metrics_office_uses() {
     browser.close().await;
 }
 
+/// PowerPoint puts a line's baseline one fifth of the text size above the line's bottom,
+/// whatever the face; CSS puts it where each face's ascent and descent split the line
+/// (3 px higher for Calibri than for Tahoma at 40 pt). The generated deck has six faces
+/// at single spacing and at exactly 60 pt: every baseline lands at 40 pt (1.2 × 40 − 8)
+/// and 52 pt (60 − 8) below its box's top.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_face_puts_its_baseline_where_powerpoint_does() {
+    let (_server, url) = serve_deck(&format!("{FIXTURES}/generated"), "line-baselines.pptx").await;
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&url).await;
+    wait_for(
+        &page,
+        "document.readyState === 'complete' && document.fonts.status === 'loaded'",
+    )
+    .await;
+    let offsets = eval(
+        &page,
+        r#"(() => {
+            const stage = document.querySelector('#slide-1 .pptx-stage');
+            const pt = stage.getBoundingClientRect().width / 720;
+            return [...stage.querySelectorAll('.pptx-sp')].map((sp) => {
+                const probe = document.createElement('span');
+                probe.style.cssText = 'display:inline-block;width:0;height:0';
+                sp.querySelector('.pptx-p span').appendChild(probe);
+                const at = (probe.getBoundingClientRect().top - sp.getBoundingClientRect().top) / pt;
+                return [sp.dataset.name, Math.round(at * 10) / 10];
+            });
+        })()"#,
+    )
+    .await;
+    let offsets: Vec<(String, f64)> = serde_json::from_value(offsets).unwrap();
+    assert_eq!(offsets.len(), 12, "{offsets:?}");
+    for (i, (face, at)) in offsets.iter().enumerate() {
+        let want = if i < 6 { 40.0 } else { 52.0 };
+        // Chromium rounds each face's ascent, descent and line top to whole pixels
+        // (about 0.8 pt at this stage size); without the correction Calibri's baseline
+        // is 2.3 pt high.
+        assert!(
+            (at - want).abs() <= 1.2,
+            "{face}: baseline {at} pt, not {want}: {offsets:?}"
+        );
+    }
+    browser.close().await;
+}
+
 /// Opened on `#slide-N`, the viewer marks that slide current, and only that one: the page
 /// marks slide 1 current for script-less readers, and both once showed (display: flex),
 /// slide 1 under the target.

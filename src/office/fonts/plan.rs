@@ -50,6 +50,11 @@ pub struct FontPlan {
     stacks: HashMap<String, String>,
     /// The `@font-face` rules.
     faces: String,
+    /// Line metrics of the machine face each named font is drawn in (the first family of
+    /// its stack the machine has), by the name as the document writes it.
+    metrics: HashMap<String, LineMetrics>,
+    /// Line metrics of Carlito, the face of text that names none.
+    default_metrics: Option<LineMetrics>,
 }
 
 impl FontPlan {
@@ -85,6 +90,21 @@ impl FontPlan {
             return plan;
         };
         let catalog = machine.catalog;
+        let regular = |family: &str| catalog.family_faces(family).first().and_then(|f| f.metrics);
+        plan.default_metrics = regular("Carlito");
+        for named in &fonts.named {
+            if embedded_families.contains(&named.name) {
+                continue;
+            }
+            let stack = resolve(&named.name, &named.hints);
+            let mut candidates: Vec<String> = safe_name(&named.name).into_iter().collect();
+            if let Some(stack) = &stack {
+                candidates.extend(stack.open_families(&named.name).map(str::to_owned));
+            }
+            if let Some(m) = candidates.iter().find_map(|f| regular(f)) {
+                plan.metrics.insert(named.name.clone(), m);
+            }
+        }
         let mut families: Vec<String> = Vec::new();
         for named in &fonts.named {
             // A machine face under the document's own name (Wine's Tahoma) is served
@@ -168,6 +188,16 @@ impl FontPlan {
         }
     }
 
+    /// The line metrics of the face text in font `name` is drawn in (`None`: the stage's
+    /// default face), when the machine has it and the document embeds no face of that
+    /// name.
+    pub fn line_metrics(&self, name: Option<&str>) -> Option<LineMetrics> {
+        match name {
+            Some(name) => self.metrics.get(name).copied(),
+            None => self.default_metrics,
+        }
+    }
+
     /// The `@font-face` rules (empty when nothing is served).
     pub fn face_rules(&self) -> &str {
         &self.faces
@@ -248,6 +278,14 @@ mod tests {
             "'Caladea','Cambria','Liberation Serif',serif"
         );
         assert!(FontPlan::default().style_element().is_empty());
+        // Line metrics follow the face each name is drawn in: Calibri's and the default
+        // face's are Carlito's, Verdana's DejaVu Sans's; an embedded face's are unknown.
+        let of = |family: &str| catalog.family_faces(family)[0].metrics;
+        assert_eq!(plan.line_metrics(Some("Calibri")), of("Carlito"));
+        assert_eq!(plan.line_metrics(None), of("Carlito"));
+        assert_eq!(plan.line_metrics(Some("Verdana")), of("DejaVu Sans"));
+        assert_eq!(plan.line_metrics(Some("Fancy")), None);
+        assert_eq!(FontPlan::default().line_metrics(None), None);
     }
 
     /// A machine font with the document's own name (Wine's Tahoma, from fonts-wine, in

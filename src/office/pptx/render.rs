@@ -142,6 +142,32 @@ struct Renderer<'d, 'o> {
     slide_w: f64,
     /// Soft-edge radius in points of the shape being drawn (`a:softEdge`).
     soft_edge: Option<f64>,
+    /// The face and size that set the lines of the paragraph being written (`None`
+    /// inside: the stage's default face).
+    line: Option<(Option<String>, f64)>,
+}
+
+/// The stage's default font stack, as `render.css` gives `.pptx-stage`.
+const STAGE_FONT: &str = "'pptx-calibri','Calibri','Carlito','Liberation Sans',Arial,sans-serif";
+
+/// The face of most of a paragraph's visible text (`None` inside: the stage's default
+/// face), which sets its lines; `None` for a paragraph without runs.
+fn line_face(p: &Paragraph) -> Option<Option<&str>> {
+    let mut counts: Vec<(Option<&str>, usize)> = Vec::new();
+    for r in p.runs.iter().filter(|r| r.kind != RunKind::Break) {
+        let visible = r.text.chars().filter(|c| !c.is_whitespace()).count();
+        match counts.iter_mut().find(|e| e.0 == r.font.as_deref()) {
+            Some(e) => e.1 += visible,
+            None => counts.push((r.font.as_deref(), visible)),
+        }
+    }
+    let mut best: Option<(Option<&str>, usize)> = None;
+    for (face, n) in counts {
+        if best.is_none_or(|b| n > b.1) {
+            best = Some((face, n));
+        }
+    }
+    best.map(|b| b.0)
 }
 
 /// A number for CSS and SVG: at most three decimals, no trailing zeros.
@@ -273,6 +299,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
             slide_no: 0,
             slide_w: pres.slide_width as f64 / EMU_PER_POINT,
             soft_edge: None,
+            line: None,
         }
     }
 
@@ -1213,24 +1240,37 @@ impl<'d, 'o> Renderer<'d, 'o> {
             }
             _ => 0.0,
         };
-        if extra.abs() > 0.01 {
-            let _ = write!(style, "position:relative;top:{};", len(extra / 2.0));
+        // PowerPoint sets a line's baseline one fifth of the text size above its bottom,
+        // whatever the face (LibreOffice's PowerPoint mode does the same: measured with
+        // Calibri, Arial, Tahoma, Verdana, Times New Roman and Georgia at 40 pt, at 80,
+        // 100 and 150 % and at exact spacings, the baselines fall on the same pixel row).
+        // CSS puts it where the face's ascent and descent split the line, higher for
+        // every face whose ascent less descent is under 0.8 em (Calibri's 0.68: 3 px at
+        // 40 pt): the paragraph is moved down by the difference.
+        let face = line_face(p);
+        let split = self
+            .opts
+            .fonts
+            .line_metrics(face.flatten())
+            .map_or(0.0, |m| (0.8 - f64::from(m.ascent - m.descent)) * largest);
+        let shift = (extra + split) / 2.0;
+        if shift.abs() > 0.01 {
+            let _ = write!(style, "position:relative;top:{};", len(shift));
         }
         let _ = write!(style, "font-size:{}", len(first_size));
-        // The paragraph's own line (its strut) is set in the font of its text when every
-        // run shares one: a strut in the stage's font, whose ascent and descent split the
-        // line otherwise, made each line of other faces about 1 px taller than 1.2 × size.
-        let mut fonts = p
-            .runs
-            .iter()
-            .filter(|r| r.kind != RunKind::Break && !r.text.is_empty())
-            .map(|r| r.font.as_deref());
-        if let Some(Some(font)) = fonts.next().filter(|f| fonts.all(|g| g == *f)) {
+        // PowerPoint's line is 1.2 × the size of its text, with the baseline where the
+        // text's face puts it. CSS makes a line the union of every run's box, each split
+        // by its own face's ascent and descent, so a space or an arrow in another face
+        // made the line 1–2 px taller. The paragraph's own line (its strut) is therefore
+        // set in the face of most of its text, and runs in other faces no larger than it
+        // (`run` gives them no line height) do not stretch it.
+        if let Some(Some(font)) = face {
             let stack = font_stack(font, &self.opts.fonts);
             if !stack.is_empty() {
                 let _ = write!(style, ";font-family:{stack}");
             }
         }
+        self.line = face.map(|f| (f.map(str::to_owned), first_size));
         self.out.push_str(&style);
         self.out.push_str("\">");
         if let Some(b) = &p.bullet {
@@ -1287,6 +1327,14 @@ impl<'d, 'o> Renderer<'d, 'o> {
             .filter(|s| !s.is_empty())
         {
             let _ = write!(s, ";font-family:{f}");
+        }
+        if let Some((face, size)) = &self.line {
+            if r.font.is_none() && face.is_some() {
+                let _ = write!(s, ";font-family:{STAGE_FONT}");
+            }
+            if r.font != *face && r.size <= size + 0.01 && r.baseline == 0.0 {
+                s.push_str(";line-height:0");
+            }
         }
         if r.bold {
             s.push_str(";font-weight:bold");

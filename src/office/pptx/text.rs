@@ -607,20 +607,16 @@ fn collect_runs(
                 text = ctx.slide_number.to_string();
             }
         }
-        out.push(make_run(kind, text, &props, scale, ctx, link));
+        let before = out.iter().rev().find(|r| r.kind != RunKind::Break);
+        let run = make_run(kind, text, &props, before, base, scale, ctx, link);
+        out.push(run);
     }
 }
 
-fn make_run(
-    kind: RunKind,
-    mut text: String,
-    props: &RunProps,
-    scale: f64,
-    ctx: &TextCtx<'_>,
-    link: Option<Link>,
-) -> Run {
-    let hyperlink = link.is_some();
-    let mut font = props
+/// The face a run's properties name, theme references resolved: its Latin font, else
+/// its East Asian one.
+fn run_font(props: &RunProps, ctx: &TextCtx<'_>) -> Option<String> {
+    props
         .latin
         .as_deref()
         .and_then(|f| ctx.theme.typeface(f))
@@ -629,12 +625,33 @@ fn make_run(
                 .east_asian
                 .as_deref()
                 .and_then(|f| ctx.theme.typeface(f))
-        });
+        })
+}
+
+/// A run from its merged properties. A symbol-font run's text is shown in the font of
+/// `text_font` (the run before it), else of `text_props` (the paragraph's run properties).
+#[allow(clippy::too_many_arguments)]
+fn make_run(
+    kind: RunKind,
+    mut text: String,
+    props: &RunProps,
+    text_font: Option<&Run>,
+    text_props: &RunProps,
+    scale: f64,
+    ctx: &TextCtx<'_>,
+    link: Option<Link>,
+) -> Run {
+    let hyperlink = link.is_some();
+    let mut font = run_font(props, ctx);
     // A run in a symbol font (a converter's Wingdings arrow between words) shows the
-    // Unicode shapes of its characters in the text's own font.
+    // Unicode shapes of its characters in the text's own font: the run before it, else
+    // the paragraph's, so that the line keeps that face's height (a run in another face
+    // made its line taller).
     if let Some(mapped) = font.as_deref().and_then(|f| symbol_run_text(&text, f)) {
         text = mapped;
-        font = None;
+        font = text_font.and_then(|f| f.font.clone()).or_else(|| {
+            run_font(text_props, ctx).filter(|f| !is_symbol_font(&f.to_ascii_lowercase()))
+        });
     }
     let color = if hyperlink {
         // PowerPoint draws links in the theme's hyperlink colour, underlined.

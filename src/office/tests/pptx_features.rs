@@ -1640,24 +1640,30 @@ fn paragraph_tag<'h>(html: &'h str, word: &str) -> &'h str {
     &html[start..start + html[start..].find('>').expect("tag")]
 }
 
-/// A paragraph whose runs share one face sets its own line in that face: a strut in the
-/// stage's Calibri stand-in made every line of another face about 1 px taller than
-/// 1.2 × size (`shapecrawler-031`, Tahoma). Mixed faces leave the paragraph as it was.
+/// A paragraph sets its own line (its strut) in the face of most of its text: a strut in
+/// the stage's Calibri stand-in made every line of another face about 1 px taller than
+/// 1.2 × size (`shapecrawler-031`, Tahoma). Runs in other faces, no larger, get no line
+/// height of their own, so a space in Times New Roman between Tahoma words does not
+/// stretch the line either; a larger run still does.
 #[test]
-fn a_paragraph_of_one_face_sets_its_line_in_that_face() {
-    let run = |face: &str, text: &str| {
-        format!(r#"<a:r><a:rPr><a:latin typeface="{face}"/></a:rPr><a:t>{text}</a:t></a:r>"#)
+fn a_paragraph_sets_its_line_in_the_face_of_most_of_its_text() {
+    let run = |face: &str, size: u32, text: &str| {
+        format!(
+            r#"<a:r><a:rPr sz="{size}"><a:latin typeface="{face}"/></a:rPr><a:t>{text}</a:t></a:r>"#
+        )
     };
     let body = [
         format!(
             "<a:p>{}{}</a:p>",
-            run("Tahoma", "One "),
-            run("Tahoma", "face")
+            run("Tahoma", 1800, "One "),
+            run("Tahoma", 1800, "face")
         ),
         format!(
-            "<a:p>{}{}</a:p>",
-            run("Tahoma", "Two "),
-            run("Georgia", "faces")
+            "<a:p>{}{}{}{}</a:p>",
+            run("Tahoma", 1800, "Two"),
+            run("Times New Roman", 1800, " "),
+            run("Georgia", 1800, "faces"),
+            run("Georgia", 2400, "Big")
         ),
     ]
     .concat();
@@ -1665,11 +1671,21 @@ fn a_paragraph_of_one_face_sets_its_line_in_that_face() {
     let html = html_of(&one_slide(&tree), 0);
     let para_of = |word: &str| paragraph_tag(&html, word);
     assert!(para_of("One ").contains("font-family:'Tahoma'"), "{html}");
-    assert!(!para_of("Two ").contains("font-family"), "{html}");
+    assert!(!html.contains("line-height:0\">One"), "{html}");
+    assert!(para_of("Two").contains("font-family:'Gelasio'"), "{html}");
+    let span_of = |word: &str| {
+        let end = html.find(&format!(">{word}<")).expect("word");
+        &html[html[..end].rfind("<span").unwrap()..end]
+    };
+    assert!(span_of("Two").ends_with(";line-height:0\""), "{html}");
+    assert!(span_of(" ").ends_with(";line-height:0\""), "{html}");
+    assert!(!span_of("faces").contains("line-height"), "{html}");
+    assert!(!span_of("Big").contains("line-height"), "{html}");
 }
 
 /// `shapecrawler-031`: "Radiology → make requests", the arrow a Wingdings run written as
-/// U+F0E0. It shows the arrow in the text's face, not a missing-glyph box.
+/// U+F0E0. It shows the arrow in the text's face (the run before it), not a missing-glyph
+/// box, and the paragraph's line is then set in that one face.
 #[test]
 fn a_wingdings_run_between_words_shows_its_arrow() {
     let body = r#"<a:p><a:r><a:rPr><a:latin typeface="Tahoma"/></a:rPr><a:t>Radiology </a:t></a:r><a:r><a:rPr><a:latin typeface="Wingdings"/><a:cs typeface="Wingdings"/></a:rPr><a:t>&#xF0E0;</a:t></a:r><a:r><a:rPr><a:latin typeface="Tahoma"/></a:rPr><a:t> make</a:t></a:r></a:p>"#;
@@ -1677,8 +1693,19 @@ fn a_wingdings_run_between_words_shows_its_arrow() {
     let p = one_slide(&tree);
     let runs = &text(&p.slides[0].shapes[0]).paragraphs[0].runs;
     assert_eq!(runs[1].text, "\u{2794}");
-    assert_eq!(runs[1].font, None);
-    assert!(!html_of(&p, 0).contains('\u{F0E0}'));
+    assert_eq!(runs[1].font.as_deref(), Some("Tahoma"));
+    let html = html_of(&p, 0);
+    assert!(!html.contains('\u{F0E0}'));
+    assert!(
+        paragraph_tag(&html, "Radiology ").contains("font-family:'Tahoma'"),
+        "{html}"
+    );
+    // Leading the paragraph, it takes the paragraph's own face (the theme's here).
+    let body = r#"<a:p><a:r><a:rPr><a:latin typeface="Wingdings"/></a:rPr><a:t>&#xF0E0;</a:t></a:r><a:r><a:t> make</a:t></a:r></a:p>"#;
+    let tree = pptx_sp(2, None, Some((0, 0, 6_000_000, 4_000_000)), "", body);
+    let p = one_slide(&tree);
+    let runs = &text(&p.slides[0].shapes[0]).paragraphs[0].runs;
+    assert_eq!(runs[0].font, runs[1].font);
 }
 
 /// Line spacing other than single takes its difference above the text (measured against
