@@ -206,6 +206,11 @@ pub struct Series {
     pub name: Option<String>,
     /// Category labels (`c:cat`, formatted by the cache's format code where it has one).
     pub categories: Vec<String>,
+    /// The outer levels of multi-level categories (`c:multiLvlStrRef`), from the one
+    /// next to the categories outwards: each level's labels over the runs of categories
+    /// they group (Clothing over Dresses and Tops).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub category_levels: Vec<Vec<CategoryGroup>>,
     /// Values (`c:val`, or `c:yVal` for scatter and bubble); missing points are `None`.
     pub values: Vec<Option<f64>>,
     /// X values of scatter and bubble series (`c:xVal`); empty means 1, 2, 3 …
@@ -299,6 +304,18 @@ pub enum AxisKind {
     Series,
 }
 
+/// A label of an outer category level and the categories it spans.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CategoryGroup {
+    /// The first category of the group.
+    pub start: usize,
+    /// One past its last category.
+    pub end: usize,
+    /// The label.
+    pub label: String,
+}
+
 /// An axis.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -344,6 +361,9 @@ pub struct Axis {
     pub cross_axis: u32,
     /// It crosses the other axis at that axis's maximum (`c:crosses val="max"`).
     pub crosses_max: bool,
+    /// A category axis shows the outer levels of multi-level categories (unless
+    /// `c:noMultiLvlLbl` is set).
+    pub multi_level: bool,
     /// A value axis with `c:crossBetween val="midCat"`: the category axis it crosses puts
     /// its points on the tick marks (first and last at the plot's edges), not between.
     pub mid_category: bool,

@@ -12,8 +12,8 @@ use crate::office::xml::Element;
 use crate::office::Ns;
 
 use super::model::{
-    Axis, AxisKind, Chart, Color, DataLabels, Grouping, Legend, ManualLayout, Plot, PlotKind,
-    PointStyle, Series, TextStyle,
+    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, Legend, ManualLayout, Plot,
+    PlotKind, PointStyle, Series, TextStyle,
 };
 use super::palette::{luminance, series_color};
 
@@ -336,6 +336,10 @@ fn series(
         cut |= c;
         (cats, Vec::new())
     };
+    let category_levels = match ser.child(Ns::C, "cat") {
+        Some(cat) if !xy => outer_levels(cat, categories.len()),
+        _ => Vec::new(),
+    };
     let sizes = if plot.kind == PlotKind::Bubble {
         ser.child(Ns::C, "bubbleSize")
             .map(|b| cached_numbers(b, room).0)
@@ -388,6 +392,7 @@ fn series(
         name,
         automatic: fill.is_none() && line.is_none(),
         categories,
+        category_levels,
         values,
         x_values,
         sizes,
@@ -509,6 +514,7 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Axis {
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(0),
         crosses_max: child_val(el, "crosses") == Some("max"),
+        multi_level: child_bool(el, "noMultiLvlLbl") != Some(true),
         mid_category: child_val(el, "crossBetween") == Some("midCat"),
     }
 }
@@ -761,6 +767,47 @@ fn cache<'d>(el: Element<'d>, room: usize) -> Cache<'d> {
         format_code,
         cut,
     }
+}
+
+/// Most outer category levels read (Excel writes one per header column of the range).
+const MAX_LEVELS: usize = 8;
+
+/// The outer levels of a multi-level category cache (`c:multiLvlStrCache`, every `c:lvl`
+/// after the first), over `count` categories. A level's points sit at the first category
+/// of each group; a group runs to the next point or the last category. Levels without
+/// labels are left out.
+fn outer_levels(cat: Element<'_>, count: usize) -> Vec<Vec<CategoryGroup>> {
+    let Some(cache) = cat
+        .child(Ns::C, "multiLvlStrRef")
+        .and_then(|r| r.child(Ns::C, "multiLvlStrCache"))
+        .or_else(|| cat.child(Ns::C, "multiLvlStrLit"))
+    else {
+        return Vec::new();
+    };
+    let mut levels = Vec::new();
+    for lvl in cache.children_named(Ns::C, "lvl").skip(1).take(MAX_LEVELS) {
+        let mut starts: Vec<(usize, String)> = lvl
+            .children_named(Ns::C, "pt")
+            .take(MAX_POINTS)
+            .filter_map(|pt| {
+                let idx = pt.attr(Ns::None, "idx")?.trim().parse::<usize>().ok()?;
+                let label = clip(&pt.child(Ns::C, "v")?.text());
+                (idx < count).then_some((idx, label))
+            })
+            .collect();
+        starts.sort_by_key(|s| s.0);
+        starts.dedup_by_key(|s| s.0);
+        let ends: Vec<usize> = starts.iter().skip(1).map(|s| s.0).chain([count]).collect();
+        let groups: Vec<CategoryGroup> = starts
+            .into_iter()
+            .zip(ends)
+            .map(|((start, label), end)| CategoryGroup { start, end, label })
+            .collect();
+        if groups.iter().any(|g| !g.label.is_empty()) {
+            levels.push(groups);
+        }
+    }
+    levels
 }
 
 /// Cached strings in index order; numbers in a numeric cache are formatted with its

@@ -13,7 +13,9 @@ use std::fmt::Write as _;
 
 use crate::markup::escape_into;
 
-use super::model::{Axis, Chart, Color, DataLabels, Grouping, Plot, PlotKind, Series, TextStyle};
+use super::model::{
+    Axis, CategoryGroup, Chart, Color, DataLabels, Grouping, Plot, PlotKind, Series, TextStyle,
+};
 use super::parse::format_number;
 use super::scale::Scale;
 
@@ -805,6 +807,22 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 })
         })
         .collect();
+    // Outer category levels (multi-level categories), from the first series that has
+    // them, when the axis shows its labels that way.
+    let levels: &[Vec<CategoryGroup>] = match shown(cat_axis) {
+        Some(a) if a.labels && a.multi_level => plots
+            .iter()
+            .flat_map(|p| p.series.iter())
+            .map(|s| s.category_levels.as_slice())
+            .find(|l| !l.is_empty())
+            .unwrap_or_default(),
+        _ => &[],
+    };
+    let level_size = cat_axis.map_or(chart.text.size, |a| a.text.size);
+    // Each level is a row under the labels of columns, or a column left of the labels of
+    // bars, its labels turned to read upwards (as Excel and LibreOffice draw them).
+    let level_row = level_size * 1.6;
+    let level_widths: Vec<f64> = vec![level_row; levels.len()];
     let primary_id = first.axis_ids.get(1).copied();
     let secondary_id = plots
         .iter()
@@ -870,6 +888,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     let mut rotation = 0.0;
     if horizontal {
         let left = cat_shown.map_or(0.0, |_| widest_cat.min(b.w * 0.4) + cat_style.size * 0.5)
+            + level_widths.iter().sum::<f64>()
             + title_band(cat_axis);
         let vs = shown(primary.axis)
             .filter(|a| a.labels)
@@ -901,7 +920,8 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 rotated_height(widest_cat, cat_style.size, rotation).min(b.h * 0.45)
             }
             None => 0.0,
-        } + title_band(cat_axis);
+        } + level_row * levels.len() as f64
+            + title_band(cat_axis);
         if !inner {
             rect = Rect {
                 x: b.x + left,
@@ -1127,6 +1147,66 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 let x = at + s.size * 0.3 * rotation.abs() / 90.0;
                 svg.text(x, y, s, "end", Some(rotation), c);
             }
+        }
+    }
+    if !levels.is_empty() {
+        // Where the boundary before category `i` lies along the category axis.
+        let edge = |i: usize| {
+            let k = if cat_reversed {
+                count.saturating_sub(i)
+            } else {
+                i
+            } as f64
+                * slot;
+            if horizontal {
+                rect.y + rect.h - k
+            } else {
+                rect.x + k
+            }
+        };
+        let color = cat_axis
+            .and_then(|a| a.line)
+            .unwrap_or(Color::rgb(0xBFBFBF));
+        let s = &cat_style;
+        // Columns: the rows start under the labels; bars: the columns left of them.
+        let labels_band = if horizontal {
+            widest_cat.min(b.w * 0.4) + s.size * 0.5
+        } else {
+            rotated_height(widest_cat, s.size, rotation).min(b.h * 0.45)
+        };
+        let mut outer = labels_band;
+        for (level, width) in levels.iter().zip(&level_widths) {
+            let depth = if horizontal { *width } else { level_row };
+            for g in level {
+                let (from, to) = (edge(g.start), edge(g.end));
+                let mid = (from + to) / 2.0;
+                if horizontal {
+                    let x = rect.x - outer - depth / 2.0 + s.size * 0.35;
+                    svg.text(x, mid, s, "middle", Some(-90.0), &g.label);
+                } else {
+                    let y = rect.y + rect.h + outer + depth / 2.0 + s.size * 0.35;
+                    svg.text(mid, y, s, "middle", None, &g.label);
+                }
+            }
+            // Group boundaries run from the axis across the labels to this level's edge.
+            let far = outer + depth;
+            let mut bounds: Vec<usize> = level.iter().map(|g| g.start).collect();
+            bounds.extend(level.last().map(|g| g.end));
+            for i in bounds {
+                let at = edge(i);
+                let d = if horizontal {
+                    format!("M{} {}H{}", n(rect.x), n(at), n(rect.x - far))
+                } else {
+                    format!(
+                        "M{} {}V{}",
+                        n(at),
+                        n(rect.y + rect.h),
+                        n(rect.y + rect.h + far)
+                    )
+                };
+                svg.line(&d, color, 0.75);
+            }
+            outer = far;
         }
     }
     if let Some((t, s)) = cat_title {

@@ -182,6 +182,68 @@ fn horizontal_bars_put_the_first_category_at_the_bottom() {
     assert!(bars[1][2] > bars[0][2], "5 is longer than 3");
 }
 
+/// A series over multi-level categories (`shapecrawler-025_chart`): Clothing over
+/// Dresses and Tops, Shoes over Boots and Flats. The outer labels are drawn centred on
+/// their groups, with boundaries between the groups; `c:noMultiLvlLbl` hides them.
+#[test]
+fn multi_level_categories_label_their_groups() {
+    let inner = ["Dresses", "Tops", "Boots", "Flats"];
+    let inner_pts: String = inner
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!(r#"<c:pt idx="{i}"><c:v>{c}</c:v></c:pt>"#))
+        .collect();
+    let series = format!(
+        r#"<c:ser><c:idx val="0"/><c:order val="0"/><c:cat><c:multiLvlStrRef><c:multiLvlStrCache><c:ptCount val="4"/><c:lvl>{inner_pts}</c:lvl><c:lvl><c:pt idx="0"><c:v>Clothing</c:v></c:pt><c:pt idx="2"><c:v>Shoes</c:v></c:pt><c:pt idx="9"><c:v>Beyond</c:v></c:pt></c:lvl></c:multiLvlStrCache></c:multiLvlStrRef></c:cat><c:val><c:numRef><c:numCache><c:ptCount val="4"/><c:pt idx="0"><c:v>19</c:v></c:pt><c:pt idx="1"><c:v>46</c:v></c:pt><c:pt idx="2"><c:v>9</c:v></c:pt><c:pt idx="3"><c:v>18</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser>"#
+    );
+    let chart = |dir: &str, cat_extra: &str| {
+        let axes = format!(
+            r#"<c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/>{cat_extra}<c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:crossAx val="1"/></c:valAx>"#
+        );
+        parse(
+            &format!(r#"<c:barChart><c:barDir val="{dir}"/>{series}{AXES}</c:barChart>{axes}"#),
+            "",
+        )
+    };
+    let c = chart("col", "");
+    let s = &c.plots[0].series[0];
+    assert_eq!(s.categories, inner);
+    let groups: Vec<(usize, usize, &str)> = s.category_levels[0]
+        .iter()
+        .map(|g| (g.start, g.end, g.label.as_str()))
+        .collect();
+    // A point past the categories is dropped.
+    assert_eq!(groups, [(0, 2, "Clothing"), (2, 4, "Shoes")]);
+    let label_at = |out: &str, label: &str| -> (f64, f64, bool) {
+        let end = out.find(&format!(">{label}</text>")).expect(label);
+        let tag = &out[out[..end].rfind("<text").unwrap()..end];
+        let get = |name: &str| -> f64 {
+            let key = format!(" {name}=\"");
+            let at = tag.find(&key).unwrap() + key.len();
+            tag[at..at + tag[at..].find('"').unwrap()].parse().unwrap()
+        };
+        (get("x"), get("y"), tag.contains("rotate(-90"))
+    };
+    // Columns: each group label centred under its two categories, below them.
+    let out = svg(&c, 400.0, 300.0);
+    let (dresses, tops) = (label_at(&out, "Dresses"), label_at(&out, "Tops"));
+    let clothing = label_at(&out, "Clothing");
+    assert!(
+        (clothing.0 - (dresses.0 + tops.0) / 2.0).abs() < 0.5,
+        "{out}"
+    );
+    assert!(clothing.1 > dresses.1 && !clothing.2, "{out}");
+    // Three boundaries (before, between and after the groups) from the axis down.
+    assert_eq!(count(&out, "V291\""), 3, "{out}");
+    // Bars: the group labels read upwards, left of the categories.
+    let out = svg(&chart("bar", ""), 400.0, 300.0);
+    let (dresses, shoes) = (label_at(&out, "Dresses"), label_at(&out, "Shoes"));
+    assert!(shoes.2 && shoes.0 < dresses.0, "{out}");
+    // noMultiLvlLbl: the inner labels only.
+    let out = svg(&chart("col", r#"<c:noMultiLvlLbl val="1"/>"#), 400.0, 300.0);
+    assert!(out.contains(">Tops</text>") && !out.contains(">Clothing</text>"));
+}
+
 #[test]
 fn pie_slices_sum_to_a_full_turn_with_point_and_varied_colours() {
     let dpt = r#"<c:dPt><c:idx val="1"/><c:spPr><a:solidFill><a:srgbClr val="C00000"/></a:solidFill></c:spPr><c:explosion val="10"/></c:dPt>"#;
