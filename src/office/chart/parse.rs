@@ -538,7 +538,9 @@ fn legend(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Legend {
 }
 
 /// The chart title: its own text, else (automatic title) the only series' name, which
-/// Office also shows for a one-series pie without a title element.
+/// Office also shows for a one-series pie without a title element. A title element
+/// without text over several series shows Office's placeholder, "Chart Title" (the
+/// English UI's words: the file does not say which language its reader's Office speaks).
 fn title(chart: Element<'_>, out: &Chart, _colors: &ColorCtx<'_>) -> Option<String> {
     let deleted = child_bool(chart, "autoTitleDeleted").unwrap_or(false);
     let only_name = || {
@@ -550,7 +552,7 @@ fn title(chart: Element<'_>, out: &Chart, _colors: &ColorCtx<'_>) -> Option<Stri
         Some(t) => {
             let text = title_text(t);
             if text.is_empty() {
-                only_name()
+                only_name().or_else(|| Some("Chart Title".to_owned()))
             } else {
                 Some(clip(&text))
             }

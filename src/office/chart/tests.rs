@@ -118,6 +118,29 @@ fn clustered_columns_draw_one_bar_per_point_with_every_category() {
     assert!(out.contains(">7</text>") && !out.contains(">8</text>"));
 }
 
+/// A title element without text (`shapecrawler-013`) is Office's automatic title: the
+/// series' name for one series, else the placeholder Office shows, "Chart Title".
+#[test]
+fn an_empty_title_element_is_the_automatic_title() {
+    let two = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{}{AXES}</c:barChart>{}"#,
+        ser(0, "2024", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        ser(1, "2025", &CATS, &[Some(2.0), Some(6.0), Some(1.0)], ""),
+        cat_val_axes("")
+    );
+    let one = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "2024", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        cat_val_axes("")
+    );
+    let title = r#"<c:title><c:overlay val="0"/></c:title><c:autoTitleDeleted val="0"/>"#;
+    assert_eq!(parse(&two, title).title.as_deref(), Some("Chart Title"));
+    assert_eq!(parse(&one, title).title.as_deref(), Some("2024"));
+    assert!(svg(&parse(&two, title), 400.0, 300.0).contains(">Chart Title</text>"));
+    // No title element: none.
+    assert_eq!(parse(&two, "").title, None);
+}
+
 #[test]
 fn stacked_heights_sum_and_percent_stacks_are_equal() {
     let series = format!(
