@@ -1167,6 +1167,16 @@ impl<'d, 'o> Renderer<'d, 'o> {
             .iter()
             .find(|r| r.kind != RunKind::Break)
             .map_or(p.end_size, |r| r.size);
+        // The paragraph's own line (its strut) is as small as its smallest text: every
+        // line of CSS is at least as tall as the strut, while PowerPoint sizes each line
+        // by the text on it (a 48 pt line after a 60 pt one in the same paragraph).
+        let strut_size = p
+            .runs
+            .iter()
+            .filter(|r| r.kind != RunKind::Break && !r.text.is_empty())
+            .map(|r| r.size)
+            .reduce(f64::min)
+            .unwrap_or(first_size);
         self.out.push_str("<p class=\"pptx-p\" style=\"");
         let mut style = String::new();
         match p.align {
@@ -1257,7 +1267,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if shift.abs() > 0.01 {
             let _ = write!(style, "position:relative;top:{};", len(shift));
         }
-        let _ = write!(style, "font-size:{}", len(first_size));
+        let _ = write!(style, "font-size:{}", len(strut_size));
         // PowerPoint's line is 1.2 × the size of its text, with the baseline where the
         // text's face puts it. CSS makes a line the union of every run's box, each split
         // by its own face's ascent and descent, so a space or an arrow in another face
@@ -1270,7 +1280,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 let _ = write!(style, ";font-family:{stack}");
             }
         }
-        self.line = face.map(|f| (f.map(str::to_owned), first_size));
+        self.line = face.map(|f| (f.map(str::to_owned), strut_size));
         self.out.push_str(&style);
         self.out.push_str("\">");
         if let Some(b) = &p.bullet {

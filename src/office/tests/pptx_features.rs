@@ -1683,6 +1683,19 @@ fn a_paragraph_sets_its_line_in_the_face_of_most_of_its_text() {
     assert!(!span_of("Big").contains("line-height"), "{html}");
 }
 
+/// Each line is as tall as the text on it: a title of a 60 pt line and a 48 pt line in one
+/// paragraph (`onlyoffice-sample`) gives the paragraph's own line the smaller size, since
+/// CSS makes every line at least as tall as that (the 48 pt line came out 60 pt tall).
+#[test]
+fn a_paragraphs_own_line_is_as_small_as_its_smallest_text() {
+    let body = r#"<a:p><a:r><a:rPr sz="6000" b="1"/><a:t>European Knights</a:t></a:r><a:br/><a:r><a:rPr sz="4800"/><a:t>(XII-XVI centuries)</a:t></a:r></a:p>"#;
+    let tree = pptx_sp(2, None, Some((0, 0, 6_000_000, 4_000_000)), "", body);
+    let html = html_of(&one_slide(&tree), 0);
+    let tag = paragraph_tag(&html, "European Knights");
+    assert!(tag.contains("font-size:calc(var(--pt)*48)"), "{html}");
+    assert!(!tag.contains("font-size:calc(var(--pt)*60)"), "{html}");
+}
+
 /// `shapecrawler-031`: "Radiology → make requests", the arrow a Wingdings run written as
 /// U+F0E0. It shows the arrow in the text's face (the run before it), not a missing-glyph
 /// box, and the paragraph's line is then set in that one face.
