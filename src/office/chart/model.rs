@@ -211,6 +211,9 @@ pub struct Series {
     /// they group (Clothing over Dresses and Tops).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub category_levels: Vec<Vec<CategoryGroup>>,
+    /// Every pie slice pulled out by this percent of the radius (the series'
+    /// `c:explosion`), unless its point says otherwise.
+    pub explosion: f64,
     /// Values (`c:val`, or `c:yVal` for scatter and bubble); missing points are `None`.
     pub values: Vec<Option<f64>>,
     /// X values of scatter and bubble series (`c:xVal`); empty means 1, 2, 3 …

@@ -371,6 +371,7 @@ fn series(
         .and_then(|m| child_num(m, "size"))
         .unwrap_or(5.0)
         .clamp(2.0, 72.0);
+    let explosion = child_num(ser, "explosion").unwrap_or(0.0).clamp(0.0, 400.0);
     let mut points: Vec<PointStyle> = ser
         .children_named(Ns::C, "dPt")
         .take(MAX_POINTS)
@@ -379,7 +380,9 @@ fn series(
             (index < MAX_POINTS).then(|| PointStyle {
                 index,
                 color: d.child(Ns::C, "spPr").and_then(|sp| fill_color(sp, colors)),
-                explosion: child_num(d, "explosion").unwrap_or(0.0).clamp(0.0, 400.0),
+                explosion: child_num(d, "explosion")
+                    .unwrap_or(explosion)
+                    .clamp(0.0, 400.0),
             })
         })
         .collect();
@@ -393,6 +396,7 @@ fn series(
         automatic: fill.is_none() && line.is_none(),
         categories,
         category_levels,
+        explosion,
         values,
         x_values,
         sizes,

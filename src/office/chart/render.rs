@@ -547,7 +547,12 @@ fn pie(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool) {
     if sweeps.is_empty() {
         return;
     }
-    let explode = s.points.iter().map(|p| p.explosion).fold(0.0, f64::max) / 100.0;
+    let explode = s
+        .points
+        .iter()
+        .map(|p| p.explosion)
+        .fold(s.explosion, f64::max)
+        / 100.0;
     let fill = if inner { 1.0 } else { 0.9 };
     let r = (b.w.min(b.h) / 2.0 * fill / (1.0 + explode)).max(1.0);
     let (cx, cy) = (b.x + b.w / 2.0, b.y + b.h / 2.0);
@@ -565,7 +570,8 @@ fn pie(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool) {
         let ex = s
             .points
             .binary_search_by_key(&i, |p| p.index)
-            .map_or(0.0, |k| s.points[k].explosion / 100.0);
+            .map_or(s.explosion, |k| s.points[k].explosion)
+            / 100.0;
         let mid = (angle + sweep / 2.0 - 90.0).to_radians();
         let (ox, oy) = (cx + r * ex * mid.cos(), cy + r * ex * mid.sin());
         let color = point_color(s, i, varied, chart);

@@ -267,6 +267,44 @@ fn multi_level_categories_label_their_groups() {
     assert!(out.contains(">Tops</text>") && !out.contains(">Clothing</text>"));
 }
 
+/// A series' own `c:explosion` pulls every slice out (`shapecrawler-005_chart`); a point's
+/// `c:dPt` without one keeps the series' value, and one with its own value wins.
+#[test]
+fn a_series_explosion_pulls_every_slice_out() {
+    let dpts = r#"<c:dPt><c:idx val="0"/><c:spPr><a:solidFill><a:srgbClr val="C00000"/></a:solidFill></c:spPr></c:dPt><c:dPt><c:idx val="1"/><c:explosion val="0"/></c:dPt>"#;
+    let pie = |extra: &str| {
+        let plot = format!(
+            r#"<c:pieChart><c:varyColors val="1"/>{}</c:pieChart>"#,
+            ser(0, "S", &["A", "B", "C"], &[Some(1.0), Some(1.0), Some(2.0)], extra)
+        );
+        parse(&plot, "")
+    };
+    let c = pie(&format!("<c:explosion val=\"20\"/>{dpts}"));
+    let s = &c.plots[0].series[0];
+    assert_eq!(s.explosion, 20.0);
+    assert_eq!(
+        s.points.iter().map(|p| p.explosion).collect::<Vec<_>>(),
+        [20.0, 0.0]
+    );
+    // Where each slice's outline starts: the pie's centre for every slice of a flat pie;
+    // away from it for the two exploded slices (B, with 0 of its own, stays).
+    let starts = |out: &str| {
+        let mut v: Vec<String> = out
+            .split("class=\"slice\"")
+            .skip(1)
+            .map(|s| {
+                let d = &s[s.find("d=\"M").expect("a path") + 4..];
+                d[..d.find(|c: char| c.is_ascii_alphabetic()).unwrap()].to_owned()
+            })
+            .collect();
+        v.sort();
+        v.dedup();
+        v.len()
+    };
+    assert_eq!(starts(&svg(&pie(dpts), 400.0, 300.0)), 1);
+    assert_eq!(starts(&svg(&c, 400.0, 300.0)), 3);
+}
+
 #[test]
 fn pie_slices_sum_to_a_full_turn_with_point_and_varied_colours() {
     let dpt = r#"<c:dPt><c:idx val="1"/><c:spPr><a:solidFill><a:srgbClr val="C00000"/></a:solidFill></c:spPr><c:explosion val="10"/></c:dPt>"#;
