@@ -275,7 +275,13 @@ fn a_series_explosion_pulls_every_slice_out() {
     let pie = |extra: &str| {
         let plot = format!(
             r#"<c:pieChart><c:varyColors val="1"/>{}</c:pieChart>"#,
-            ser(0, "S", &["A", "B", "C"], &[Some(1.0), Some(1.0), Some(2.0)], extra)
+            ser(
+                0,
+                "S",
+                &["A", "B", "C"],
+                &[Some(1.0), Some(1.0), Some(2.0)],
+                extra
+            )
         );
         parse(&plot, "")
     };
