@@ -356,14 +356,10 @@ async fn calibri_text_is_laid_out_with_the_line_metrics_office_uses() {
     browser.close().await;
 }
 
-/// PowerPoint puts a line's baseline one fifth of the text size above the line's bottom,
-/// whatever the face; CSS puts it where each face's ascent and descent split the line
-/// (3 px higher for Calibri than for Tahoma at 40 pt). The generated deck has six faces
-/// at single spacing and at exactly 60 pt: every baseline lands at 40 pt (1.2 × 40 − 8)
-/// and 52 pt (60 − 8) below its box's top.
-#[tokio::test(flavor = "multi_thread")]
-async fn every_face_puts_its_baseline_where_powerpoint_does() {
-    let (_server, url) = serve_deck(&format!("{FIXTURES}/generated"), "line-baselines.pptx").await;
+/// Evaluates `script` in Chromium on a generated deck (`fixtures/pptx/generated`) served
+/// by the real router, once the page and its fonts have loaded.
+async fn eval_on_generated_deck(deck: &str, script: &str) -> serde_json::Value {
+    let (_server, url) = serve_deck(&format!("{FIXTURES}/generated"), deck).await;
     let browser = TestBrowser::launch().await;
     let page = browser.open(&url).await;
     wait_for(
@@ -371,8 +367,20 @@ async fn every_face_puts_its_baseline_where_powerpoint_does() {
         "document.readyState === 'complete' && document.fonts.status === 'loaded'",
     )
     .await;
-    let offsets = eval(
-        &page,
+    let value = eval(&page, script).await;
+    browser.close().await;
+    value
+}
+
+/// PowerPoint puts a line's baseline one fifth of the text size above the line's bottom,
+/// whatever the face; CSS puts it where each face's ascent and descent split the line
+/// (3 px higher for Calibri than for Tahoma at 40 pt). The generated deck has six faces
+/// at single spacing and at exactly 60 pt: every baseline lands at 40 pt (1.2 × 40 − 8)
+/// and 52 pt (60 − 8) below its box's top.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_face_puts_its_baseline_where_powerpoint_does() {
+    let offsets = eval_on_generated_deck(
+        "line-baselines.pptx",
         r#"(() => {
             const stage = document.querySelector('#slide-1 .pptx-stage');
             const pt = stage.getBoundingClientRect().width / 720;
@@ -398,7 +406,58 @@ async fn every_face_puts_its_baseline_where_powerpoint_does() {
             "{face}: baseline {at} pt, not {want}: {offsets:?}"
         );
     }
-    browser.close().await;
+}
+
+/// Tab stops land where PowerPoint puts them, in Chromium: left, right, centred and
+/// decimal stops counted from the text origin (not the paragraph's margin), default stops
+/// every `defTabSz`, a stop the text has passed skipped, and a hanging indent's stop at
+/// its margin (generated deck: `fixtures/pptx/generated/make.py`).
+#[tokio::test(flavor = "multi_thread")]
+async fn tabs_reach_their_stops() {
+    // Per box: its name, the right edge of the text before the last tab, and the left
+    // and right edges of the run after it, in points from the box's left edge.
+    let boxes = eval_on_generated_deck(
+        "tab-stops.pptx",
+        r#"(() => {
+            const stage = document.querySelector('#slide-1 .pptx-stage');
+            const pt = stage.getBoundingClientRect().width / 720;
+            return [...stage.querySelectorAll('.pptx-sp')].map((sp) => {
+                const left = sp.getBoundingClientRect().left;
+                const runs = [...sp.querySelectorAll('.pptx-p span:not([class])')];
+                const at = (x) => Math.round((x - left) / pt * 10) / 10;
+                const first = runs[0].getBoundingClientRect();
+                const last = runs[runs.length - 1].getBoundingClientRect();
+                return [sp.dataset.name, at(first.right), at(last.left), at(last.right)];
+            });
+        })()"#,
+    )
+    .await;
+    let boxes: Vec<(String, f64, f64, f64)> = serde_json::from_value(boxes).unwrap();
+    assert_eq!(boxes.len(), 7, "{boxes:?}");
+    let get = |name: &str| boxes.iter().find(|b| b.0 == name).unwrap().clone();
+    // The text origin is the box's edge plus its 0.1 in (7.2 pt) inset.
+    let origin = 7.2;
+    let near = |got: f64, want: f64, what: &str| {
+        assert!(
+            (got - want).abs() <= 1.0,
+            "{what}: {got} pt, not {want}: {boxes:?}"
+        )
+    };
+    near(get("left").2, origin + 144.0, "left stop at 2 in");
+    near(get("right").3, origin + 288.0, "right stop at 4 in");
+    let center = get("center");
+    near(
+        (center.2 + center.3) / 2.0,
+        origin + 216.0,
+        "centred stop at 3 in",
+    );
+    near(get("decimal").2, origin + 216.0, "decimal point at 3 in");
+    near(get("skip").2, origin + 216.0, "the stop after a passed one");
+    near(get("hanging").2, origin + 36.0, "a hanging indent's stop");
+    // Default stops every 0.5 in: the first one past the text.
+    let (_, end, x, _) = get("default");
+    let stop = ((end - origin) / 36.0).floor() * 36.0 + 36.0;
+    near(x, origin + stop, "the next default stop");
 }
 
 /// Opened on `#slide-N`, the viewer marks that slide current, and only that one: the page

@@ -21,6 +21,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use super::advance::{AdvanceSource, Advances};
+
 /// One catalogued face.
 #[derive(Debug, Clone)]
 pub struct CatalogFace {
@@ -39,6 +41,8 @@ pub struct CatalogFace {
     /// The face's line metrics as Office lays lines out (`None`: the face has no usable
     /// vertical metrics, and the browser's own reading stands).
     pub metrics: Option<LineMetrics>,
+    /// The face's advance widths, read when text in it is first measured.
+    pub advances: Advances,
     source: FaceSource,
 }
 
@@ -168,7 +172,7 @@ impl FontCatalog {
                     path: path.clone(),
                     index: header.index,
                 };
-                faces.extend(CatalogFace::read(&header.sfnt, id, source));
+                faces.extend(CatalogFace::read(&header.sfnt, id, source, max_bytes));
             }
         }
         faces.extend(builtin_faces());
@@ -258,7 +262,7 @@ impl CatalogFace {
     /// The face of the single-face sfnt `data` (a whole font, or the tables
     /// [`super::scan`] copied), named by `fontdb`, under `id`; `None` when it names no
     /// family.
-    fn read(data: &[u8], id: String, source: FaceSource) -> Option<CatalogFace> {
+    fn read(data: &[u8], id: String, source: FaceSource, max_bytes: u64) -> Option<CatalogFace> {
         let mut db = fontdb::Database::new();
         db.load_font_data(data.to_vec());
         let info = db.faces().next()?;
@@ -280,6 +284,14 @@ impl CatalogFace {
             italic: info.style != fontdb::Style::Normal,
             local_name: info.post_script_name.clone(),
             metrics: LineMetrics::of_data(data, 0),
+            advances: Advances::new(match &source {
+                FaceSource::File { path, index } => AdvanceSource::File {
+                    path: path.clone(),
+                    index: *index,
+                    max_bytes,
+                },
+                FaceSource::Builtin(data) => AdvanceSource::Builtin(data),
+            }),
             source,
         })
     }
@@ -299,7 +311,7 @@ fn builtin_faces() -> Vec<CatalogFace> {
         .iter()
         .filter_map(|data| {
             let id = hex::encode(&Sha256::digest(data)[..8]);
-            CatalogFace::read(data, id, FaceSource::Builtin(data))
+            CatalogFace::read(data, id, FaceSource::Builtin(data), 0)
         })
         .collect()
 }
@@ -315,7 +327,7 @@ pub fn sfnt_file(data: Vec<u8>) -> Option<FontFile> {
     Some(FontFile { data, mime })
 }
 
-fn read_capped(path: &Path, max: u64) -> Option<Vec<u8>> {
+pub(super) fn read_capped(path: &Path, max: u64) -> Option<Vec<u8>> {
     use std::io::Read;
     let file = std::fs::File::open(path).ok()?;
     let mut data = Vec::new();

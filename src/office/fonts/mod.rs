@@ -3,6 +3,7 @@
 //! embeds ([`embedded`]), and the stacks and `@font-face` rules of one rendered document
 //! ([`plan`]).
 
+pub mod advance;
 pub mod catalog;
 pub mod embedded;
 pub mod mtx;
@@ -10,6 +11,7 @@ pub mod plan;
 pub mod resolve;
 pub mod scan;
 
+pub use advance::Advances;
 pub use catalog::{CatalogFace, FontCatalog, FontFile, LineMetrics};
 pub use embedded::{document_fonts, DocumentFonts, EmbeddedFont, NamedFont};
 pub use plan::{FontPlan, FontSources, MachineFonts};

@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use super::advance::Advances;
 use super::catalog::{FontCatalog, LineMetrics};
 use super::embedded::DocumentFonts;
 use super::resolve::{resolve, safe_name, FontHints};
@@ -55,7 +56,15 @@ pub struct FontPlan {
     metrics: HashMap<String, LineMetrics>,
     /// Line metrics of Carlito, the face of text that names none.
     default_metrics: Option<LineMetrics>,
+    /// Advance widths of the regular and bold machine faces each named font is drawn in,
+    /// by the name as the document writes it (the faces `metrics` comes from).
+    advances: HashMap<String, FaceWidths>,
+    /// Advance widths of Carlito's regular and bold faces.
+    default_advances: FaceWidths,
 }
+
+/// The advance widths of a family's regular and bold faces.
+type FaceWidths = [Option<Advances>; 2];
 
 impl FontPlan {
     /// Builds the plan of a document from its fonts.
@@ -91,7 +100,17 @@ impl FontPlan {
         };
         let catalog = machine.catalog;
         let regular = |family: &str| catalog.family_faces(family).first().and_then(|f| f.metrics);
+        let widths = |family: &str| -> FaceWidths {
+            let faces = catalog.family_faces(family);
+            let regular = faces.first().map(|f| f.advances.clone());
+            let bold = faces
+                .iter()
+                .find(|f| f.weight >= 600 && !f.italic)
+                .map(|f| f.advances.clone());
+            [regular, bold]
+        };
         plan.default_metrics = regular("Carlito");
+        plan.default_advances = widths("Carlito");
         for named in &fonts.named {
             if embedded_families.contains(&named.name) {
                 continue;
@@ -101,8 +120,12 @@ impl FontPlan {
             if let Some(stack) = &stack {
                 candidates.extend(stack.open_families(&named.name).map(str::to_owned));
             }
-            if let Some(m) = candidates.iter().find_map(|f| regular(f)) {
+            if let Some((family, m)) = candidates
+                .iter()
+                .find_map(|f| regular(f).map(|m| (f.as_str(), m)))
+            {
                 plan.metrics.insert(named.name.clone(), m);
+                plan.advances.insert(named.name.clone(), widths(family));
             }
         }
         let mut families: Vec<String> = Vec::new();
@@ -196,6 +219,19 @@ impl FontPlan {
             Some(name) => self.metrics.get(name).copied(),
             None => self.default_metrics,
         }
+    }
+
+    /// The width in em of `text` set in font `name` (`None`: the stage's default face),
+    /// bold or not, in the machine face the page draws it in; `None` when the machine
+    /// has no such face (a bold run in a family without a bold face is measured in its
+    /// regular face, which the browser emboldens without widening).
+    pub fn text_width_em(&self, name: Option<&str>, bold: bool, text: &str) -> Option<f64> {
+        let faces = match name {
+            Some(name) => self.advances.get(name)?,
+            None => &self.default_advances,
+        };
+        let face = if bold { faces[1].as_ref() } else { None };
+        face.or(faces[0].as_ref())?.width_em(text)
     }
 
     /// The `@font-face` rules (empty when nothing is served).

@@ -27,6 +27,7 @@ pub(crate) mod geometry;
 mod paint;
 mod parse;
 mod table;
+mod tabs;
 mod text;
 mod theme;
 

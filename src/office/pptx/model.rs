@@ -659,6 +659,40 @@ pub struct Paragraph {
     pub runs: Vec<Run>,
     /// Font size of the paragraph mark (sets the height of an empty paragraph), points.
     pub end_size: f64,
+    /// Custom tab stops (`a:tabLst`), in position order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tabs: Vec<TabStop>,
+    /// Distance between default tab stops in EMU (`defTabSz`, one inch unless set).
+    pub default_tab: i64,
+}
+
+/// The default tab stop distance when no `defTabSz` is set: one inch (ECMA-376 21.1.2.2.7).
+pub const DEFAULT_TAB: i64 = 914_400;
+
+/// A custom tab stop of a paragraph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TabStop {
+    /// Position in EMU from the text origin: the frame's left edge plus its left inset
+    /// (not the paragraph's margin), as PowerPoint's ruler measures it.
+    pub pos: i64,
+    /// How the text after the tab lines up on the stop.
+    pub align: TabAlign,
+}
+
+/// Alignment of the text after a tab at its stop.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TabAlign {
+    /// The text starts at the stop.
+    #[default]
+    Left,
+    /// The text is centred on the stop.
+    Center,
+    /// The text ends at the stop.
+    Right,
+    /// The text's decimal point sits on the stop.
+    Decimal,
 }
 
 /// A bullet or auto-number label.

@@ -22,9 +22,10 @@ use super::geometry::{self, arrow_head, shape_paths, SubPath};
 use super::model::{
     Align, AutoShape, Chart, Color, Effects, Embedded, Fill, Frame, Geometry, GradientKind,
     ImageSource, Line, Link, MediaPart, Paragraph, Picture, Presentation, Run, RunKind, Shadow,
-    Shape, ShapeKind, Slide, Spacing, Table, TextBody, VerticalAnchor, EMU_PER_POINT,
+    Shape, ShapeKind, Slide, Spacing, TabAlign, Table, TextBody, VerticalAnchor, EMU_PER_POINT,
 };
 use super::paint;
+use super::tabs;
 
 /// The stylesheet slide markup needs (stages, shapes, text, tables).
 pub const STYLESHEET: &str = include_str!("render.css");
@@ -1306,8 +1307,12 @@ impl<'d, 'o> Renderer<'d, 'o> {
             self.out.push_str("</span>");
         }
         let has_text = p.runs.iter().any(|r| !r.text.is_empty());
-        for r in &p.runs {
-            self.run(r);
+        if tabs::has_tabs(p) {
+            self.tabbed_runs(p);
+        } else {
+            for r in &p.runs {
+                self.run(r);
+            }
         }
         // Keeps an empty paragraph one line tall, and keeps the empty line a break at the
         // end of a paragraph opens (a `<br>` ending a block opens none in HTML).
@@ -1317,12 +1322,98 @@ impl<'d, 'o> Renderer<'d, 'o> {
         self.out.push_str("</p>");
     }
 
+    /// The runs of a paragraph with tabs: per tab a box from the previous stop to the one
+    /// the tab reaches (`tabs.rs` picks it), holding the text before the tab and, for a
+    /// right, centred or decimal stop, the text after it at the box's end.
+    fn tabbed_runs(&mut self, p: &Paragraph) {
+        // A bullet that does not hang takes its text's width plus the half-em gap.
+        let bullet_width = p.bullet.as_ref().map_or(0.0, |b| {
+            let em = self
+                .opts
+                .fonts
+                .text_width_em(b.font.as_deref(), false, &b.text)
+                .unwrap_or(0.6 * b.text.chars().count() as f64);
+            b.size * em + b.size * 0.5
+        });
+        let lines = tabs::lines(p, &self.opts.fonts, bullet_width);
+        for line in &lines {
+            let mut consumed = 0;
+            for (k, &(align, width)) in line.stops.iter().enumerate() {
+                let (class, prop) = match align {
+                    TabAlign::Left => ("pptx-tabbox", "min-width"),
+                    _ => ("pptx-tabbox pptx-tabbox-to", "width"),
+                };
+                let _ = write!(
+                    self.out,
+                    "<span class=\"{class}\" style=\"{prop}:{}\">",
+                    len(width)
+                );
+                if consumed <= k {
+                    self.out.push_str("<span class=\"pptx-tabseg\">");
+                    self.pieces(p, &line.segments[k]);
+                    self.out.push_str("</span>");
+                }
+                consumed = k + 1;
+                self.out.push_str("<span class=\"pptx-tab\">\t</span>");
+                match align {
+                    TabAlign::Left => {}
+                    TabAlign::Right | TabAlign::Center => {
+                        let class = if align == TabAlign::Center {
+                            "pptx-tab-center"
+                        } else {
+                            "pptx-tab-end"
+                        };
+                        let _ = write!(self.out, "<span class=\"{class}\">");
+                        self.pieces(p, &line.segments[k + 1]);
+                        self.out.push_str("</span>");
+                        consumed = k + 2;
+                    }
+                    TabAlign::Decimal => {
+                        let segment = &line.segments[k + 1];
+                        let (head, tail) = tabs::split_decimal(p, segment)
+                            .unwrap_or_else(|| (segment.clone(), Vec::new()));
+                        self.out.push_str("<span class=\"pptx-tab-end\">");
+                        self.pieces(p, &head);
+                        self.out.push_str("</span></span>");
+                        self.pieces(p, &tail);
+                        consumed = k + 2;
+                        continue;
+                    }
+                }
+                self.out.push_str("</span>");
+            }
+            // The text after the line's last stop (and, past the tabs laid out, the rest
+            // of the line with its tabs as they are).
+            for (k, segment) in line.segments.iter().enumerate().skip(consumed) {
+                if k > consumed {
+                    self.out.push('\t');
+                }
+                self.pieces(p, segment);
+            }
+            if line.broken {
+                self.out.push_str("<br>");
+            }
+        }
+    }
+
+    fn pieces(&mut self, p: &Paragraph, pieces: &[tabs::Piece]) {
+        for piece in pieces {
+            let r = &p.runs[piece.run];
+            self.run_text(r, &r.text[piece.text.clone()]);
+        }
+    }
+
     fn run(&mut self, r: &Run) {
         if r.kind == RunKind::Break {
             self.out.push_str("<br>");
             return;
         }
-        if r.text.is_empty() {
+        self.run_text(r, &r.text);
+    }
+
+    /// A run, or a piece of its text.
+    fn run_text(&mut self, r: &Run, text: &str) {
+        if text.is_empty() {
             return;
         }
         let link = r.link.as_ref().map(|l| self.link_open(l, false));
@@ -1397,7 +1488,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
             );
         }
         let _ = write!(self.out, "<span style=\"{s}\">");
-        escape_into(&mut self.out, &r.text);
+        escape_into(&mut self.out, text);
         self.out.push_str("</span>");
         if link.is_some() {
             self.out.push_str("</a>");

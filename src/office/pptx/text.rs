@@ -13,7 +13,8 @@ use crate::office::Ns;
 use super::color::{number, percent, ColorCtx};
 use super::effect::effect_list;
 use super::model::{
-    Align, Bullet, Color, Link, Paragraph, Run, RunKind, Shadow, Spacing, TextBody, VerticalAnchor,
+    Align, Bullet, Color, Link, Paragraph, Run, RunKind, Shadow, Spacing, TabAlign, TabStop,
+    TextBody, VerticalAnchor, DEFAULT_TAB,
 };
 use super::theme::Theme;
 
@@ -23,6 +24,8 @@ const MAX_FONT_PT: f64 = 4_000.0;
 const MAX_INDENT: i64 = 51_206_400;
 /// Most paragraphs and runs kept per text frame: past this a frame is not a slide.
 const MAX_PARAGRAPHS: usize = 20_000;
+/// Custom tab stops kept per paragraph (PowerPoint's ruler offers a few dozen at most).
+const MAX_TABS: usize = 64;
 
 /// Partial run properties (`a:rPr`, `a:defRPr`, `a:endParaRPr`).
 #[derive(Debug, Clone, Default)]
@@ -157,6 +160,10 @@ pub(super) struct ParaProps {
     bullet_font: Option<Option<String>>,
     bullet_color: Option<Option<Color>>,
     bullet_size: Option<BulletSize>,
+    /// `a:tabLst`: a paragraph's list replaces the inherited one.
+    tabs: Option<Vec<TabStop>>,
+    /// `defTabSz`, EMU.
+    default_tab: Option<i64>,
     pub(super) run: RunProps,
 }
 
@@ -180,6 +187,8 @@ impl ParaProps {
             margin_right: emu("marR").map(|v| v.max(0)),
             indent: emu("indent"),
             rtl: el.attr(Ns::None, "rtl").map(truthy),
+            // A stop every 0 EMU would be no stop at all: at least 1 pt apart.
+            default_tab: emu("defTabSz").filter(|v| *v >= 12_700),
             ..ParaProps::default()
         };
         for c in el.elements() {
@@ -227,6 +236,7 @@ impl ParaProps {
                         .map(|v| BulletSize::Points((v / 100.0).clamp(1.0, MAX_FONT_PT)))
                 }
                 "defRPr" => p.run = RunProps::read(c, ctx),
+                "tabLst" => p.tabs = Some(tab_list(c)),
                 _ => {}
             }
         }
@@ -250,10 +260,36 @@ impl ParaProps {
             bullet,
             bullet_font,
             bullet_color,
-            bullet_size
+            bullet_size,
+            tabs,
+            default_tab
         );
         self.run.overlay(&top.run);
     }
+}
+
+/// The stops of an `a:tabLst`, in position order: at most [`MAX_TABS`], none outside the
+/// frame's possible width, none twice at one position.
+fn tab_list(list: Element<'_>) -> Vec<TabStop> {
+    let mut tabs: Vec<TabStop> = list
+        .children_named(Ns::A, "tab")
+        .filter_map(|t| {
+            let pos = t.attr(Ns::None, "pos").and_then(number)? as i64;
+            let align = match t.attr(Ns::None, "algn") {
+                Some("r") => TabAlign::Right,
+                Some("ctr") => TabAlign::Center,
+                Some("dec") => TabAlign::Decimal,
+                _ => TabAlign::Left,
+            };
+            (0..=MAX_INDENT)
+                .contains(&pos)
+                .then_some(TabStop { pos, align })
+        })
+        .take(MAX_TABS)
+        .collect();
+    tabs.sort_by_key(|t| t.pos);
+    tabs.dedup_by_key(|t| t.pos);
+    tabs
 }
 
 /// Paragraph properties for the nine outline levels.
@@ -558,6 +594,8 @@ fn paragraph(
         bullet,
         runs,
         end_size,
+        tabs: props.tabs.unwrap_or_default(),
+        default_tab: props.default_tab.unwrap_or(DEFAULT_TAB),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::office::pptx::model::{
     Align, AutoShape, Color, Fill, Frame, Geometry, Line, Paragraph, Run, RunKind, Shape,
-    ShapeKind, Spacing, TextBody, VerticalAnchor,
+    ShapeKind, Spacing, TextBody, VerticalAnchor, DEFAULT_TAB,
 };
 
 use super::model::{DiagramShape, Paint};
@@ -59,6 +59,8 @@ pub fn shapes(boxes: &[DiagramShape], frame: &Frame) -> Vec<Shape> {
                         shadow: None,
                     }],
                     end_size: b.font_size,
+                    tabs: Vec::new(),
+                    default_tab: DEFAULT_TAB,
                 })
                 .collect();
             let inset = emu(3.6);

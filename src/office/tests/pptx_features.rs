@@ -4,7 +4,7 @@
 use super::support::{png_header, pptx_p, pptx_sp, PptxFixture, PptxSlide};
 use crate::office::pptx::model::{
     Align, AutoShape, Color, Fill, Frame, Geometry, GradientKind, ImageSource, Link, PathCommand,
-    Presentation, RunKind, Shape, ShapeKind, Spacing, Table, TextBody, VerticalAnchor,
+    Presentation, RunKind, Shape, ShapeKind, Spacing, TabAlign, Table, TextBody, VerticalAnchor,
 };
 use crate::office::pptx::{
     parse_pptx, render_html, render_slide, RenderOptions, ViewerScript, VIEWER_JS,
@@ -1631,6 +1631,46 @@ fn a_paragraphs_right_margin_narrows_only_that_paragraph() {
         html.contains("padding-right:calc(var(--pt)*100.35)"),
         "{html}"
     );
+}
+
+/// `a:tabLst` and `defTabSz` reach the model: stops in position order, the same position
+/// kept once, a negative one dropped; a paragraph that sets none has one-inch defaults.
+/// Its text keeps the tab character, drawn zero wide inside the box of its stop.
+#[test]
+fn a_paragraphs_tab_stops_are_read_in_order() {
+    let body = concat!(
+        r#"<a:p><a:pPr defTabSz="457200"><a:tabLst><a:tab pos="2743200" algn="r"/>"#,
+        r#"<a:tab pos="914400" algn="ctr"/><a:tab pos="914400" algn="l"/>"#,
+        r#"<a:tab pos="-5" algn="l"/><a:tab pos="1828800" algn="dec"/></a:tabLst></a:pPr>"#,
+        r#"<a:r><a:t>a&#9;b</a:t></a:r></a:p>"#,
+        r#"<a:p><a:r><a:t>plain</a:t></a:r></a:p>"#,
+    );
+    let p = one_slide(&pptx_sp(
+        2,
+        None,
+        Some((0, 0, 6_000_000, 2_000_000)),
+        "",
+        body,
+    ));
+    let paras = &text(&p.slides[0].shapes[0]).paragraphs;
+    let stops: Vec<(i64, TabAlign)> = paras[0].tabs.iter().map(|t| (t.pos, t.align)).collect();
+    assert_eq!(
+        stops,
+        vec![
+            (914_400, TabAlign::Center),
+            (1_828_800, TabAlign::Decimal),
+            (2_743_200, TabAlign::Right)
+        ]
+    );
+    assert_eq!(paras[0].default_tab, 457_200);
+    assert!(paras[1].tabs.is_empty());
+    assert_eq!(paras[1].default_tab, 914_400);
+    let html = html_of(&p, 0);
+    assert!(
+        html.contains(r#"<span class="pptx-tab">	</span>"#),
+        "{html}"
+    );
+    assert_eq!(html.matches("class=\"pptx-tabbox").count(), 1, "{html}");
 }
 
 /// The opening `<p>` tag of the paragraph whose text holds `>word<`.
