@@ -747,10 +747,11 @@ fn is_symbol_font(font: &str) -> bool {
 fn symbol_char(ch: char, font: &str) -> Option<char> {
     let ch = font_byte(ch);
     match font {
-        // Wingdings 3 is a font of arrows and triangles with its own table: `}` is the
-        // Facet theme's right-pointing triangle; the rest are drawn as a small one.
+        // Wingdings 3 is a font of arrows and triangles with its own table: `u` (the
+        // Facet theme's bullet, drawn by LibreOffice as a full right-pointing triangle)
+        // and `}` are right-pointing triangles; the rest are drawn as a small one.
         "wingdings 3" => Some(match ch {
-            '}' => '\u{25B6}',
+            'u' | '}' => '\u{25B6}',
             _ => '\u{25B8}',
         }),
         f if f.starts_with("wingdings") => Some(match ch {
@@ -999,6 +1000,11 @@ mod tests {
         );
         assert_eq!(
             bullet_char("}", Some("Wingdings 3")),
+            ("\u{25B6}".to_owned(), false)
+        );
+        // The same theme in other decks (powertools-TenSlides, FiveSlides) writes U+F075.
+        assert_eq!(
+            bullet_char("\u{F075}", Some("Wingdings 3")),
             ("\u{25B6}".to_owned(), false)
         );
         // Wingdings' own check mark is unchanged.
