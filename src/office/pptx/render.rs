@@ -1130,14 +1130,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if t.anchor_center {
             self.out.push_str(";align-items:center");
         }
-        match t.vertical.as_str() {
-            "vert" | "eaVert" | "wordArtVert" | "mongolianVert" | "wordArtVertRtl" => {
-                self.out.push_str(";writing-mode:vertical-rl");
-            }
-            "vert270" => self
-                .out
-                .push_str(";writing-mode:vertical-rl;transform:rotate(180deg)"),
-            _ => {}
+        if let Some(css) = vertical_css(&t.vertical) {
+            self.out.push(';');
+            self.out.push_str(css);
         }
         if t.rotation != 0.0 {
             let _ = write!(self.out, ";transform:rotate({}deg)", n(t.rotation));
@@ -1571,8 +1566,17 @@ impl<'d, 'o> Renderer<'d, 'o> {
                     }
                 }
                 let _ = write!(self.out, " style=\"{style}\">");
+                // Vertical text (`a:tcPr/@vert`) turns inside the cell, which grows to
+                // its length as PowerPoint's does.
+                let turn = vertical_css(&cell.text.vertical);
+                if let Some(css) = turn {
+                    let _ = write!(self.out, "<div style=\"{css}\">");
+                }
                 for (i, p) in cell.text.paragraphs.iter().enumerate() {
                     self.paragraph(p, i == 0);
+                }
+                if turn.is_some() {
+                    self.out.push_str("</div>");
                 }
                 self.out.push_str("</td>");
             }
@@ -1594,6 +1598,19 @@ impl<'d, 'o> Renderer<'d, 'o> {
 }
 
 /// A URL made safe inside a CSS string: quotes, backslashes and line breaks encoded.
+/// The CSS that turns text of direction `vertical` (`a:bodyPr/@vert`, `a:tcPr/@vert`):
+/// `vert` and the East Asian kinds run top to bottom, `vert270` bottom to top; `None` for
+/// horizontal text.
+fn vertical_css(vertical: &str) -> Option<&'static str> {
+    match vertical {
+        "vert" | "eaVert" | "wordArtVert" | "mongolianVert" | "wordArtVertRtl" => {
+            Some("writing-mode:vertical-rl")
+        }
+        "vert270" => Some("writing-mode:vertical-rl;transform:rotate(180deg)"),
+        _ => None,
+    }
+}
+
 fn css_url(url: &str) -> String {
     let mut out = String::with_capacity(url.len());
     for c in url.chars() {

@@ -348,6 +348,9 @@ fn cell(
             Some("b") => VerticalAnchor::Bottom,
             _ => VerticalAnchor::Top,
         });
+        if let Some(v) = p.attr(Ns::None, "vert") {
+            body.set_vertical(v);
+        }
     }
     body.set_default_insets([91_440, 45_720, 91_440, 45_720]);
 

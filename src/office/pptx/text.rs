@@ -409,6 +409,11 @@ impl BodyProps {
     pub(super) fn set_anchor(&mut self, anchor: VerticalAnchor) {
         self.anchor = Some(anchor);
     }
+
+    /// Explicit text direction, for table cells (`a:tcPr/@vert`).
+    pub(super) fn set_vertical(&mut self, vertical: &str) {
+        self.vertical = Some(safe_name(vertical));
+    }
 }
 
 /// What text needs from the slide around it.

@@ -1673,6 +1673,36 @@ fn a_paragraphs_tab_stops_are_read_in_order() {
     assert_eq!(html.matches("class=\"pptx-tabbox").count(), 1, "{html}");
 }
 
+/// A table cell's `vert` turns its text (`shapecrawler-001` slide 2: "Id5" reads top to
+/// bottom, and its row grows to the text's length); the cell beside it stays level.
+#[test]
+fn a_table_cells_vertical_text_turns_inside_the_cell() {
+    let cell = |t: &str, pr: &str| {
+        format!(
+            r#"<a:tc><a:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:t>{t}</a:t></a:r></a:p></a:txBody><a:tcPr{pr}/></a:tc>"#
+        )
+    };
+    let frame = format!(
+        r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="4064000" cy="370840"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblPr/><a:tblGrid><a:gridCol w="2032000"/><a:gridCol w="2032000"/></a:tblGrid><a:tr h="370840">{}{}</a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>"#,
+        cell("Id5", r#" vert="vert""#),
+        cell("level", ""),
+    );
+    let p = parse(&PptxFixture::new(vec![PptxSlide::new(&frame)]));
+    let ShapeKind::Table(Table { rows, .. }) = &p.slides[0].shapes[0].kind else {
+        panic!("not a table")
+    };
+    assert_eq!(rows[0].cells[0].text.vertical, "vert");
+    assert_eq!(rows[0].cells[1].text.vertical, "horz");
+    let html = html_of(&p, 0);
+    let turned = html
+        .find(r#"<div style="writing-mode:vertical-rl">"#)
+        .expect(&html);
+    let id5 = html.find(">Id5<").expect("cell text");
+    let level = html.find(">level<").expect("cell text");
+    assert!(turned < id5 && id5 < level, "{html}");
+    assert_eq!(html.matches("writing-mode").count(), 1, "{html}");
+}
+
 /// The opening `<p>` tag of the paragraph whose text holds `>word<`.
 fn paragraph_tag<'h>(html: &'h str, word: &str) -> &'h str {
     let end = html.find(&format!(">{word}<")).expect("word");
