@@ -69,9 +69,11 @@ pub(super) fn lines(p: &Paragraph, fonts: &FontPlan, bullet_width: f64) -> Vec<T
         };
         let mut x = start;
         let mut previous = start;
+        // Only the segments up to the last tab laid out are measured.
         let widths: Vec<f64> = line
             .segments
             .iter()
+            .take(MAX_LINE_TABS + 1)
             .map(|s| segment_width(p, s, fonts))
             .collect();
         x += widths[0];

@@ -274,3 +274,33 @@ fn truncated_corpus_decks_never_panic() {
     }
     let _ = try_parse(&flipped);
 }
+
+/// A paragraph with ten thousand tab stops and a run of fifty thousand tabs: the stops
+/// are cut to 64, the line lays out 64 tab boxes and keeps the rest of its tabs as text.
+#[test]
+fn a_flood_of_tabs_and_stops_stays_bounded() {
+    let stops: String = (1..=10_000)
+        .map(|i| format!(r#"<a:tab pos="{}" algn="r"/>"#, i * 1000))
+        .collect();
+    let text = "x\t".repeat(50_000);
+    let body = format!(
+        r#"<a:p><a:pPr><a:tabLst>{stops}</a:tabLst></a:pPr><a:r><a:t>{text}</a:t></a:r></a:p>"#
+    );
+    let f = PptxFixture::new(vec![PptxSlide::new(&pptx_sp(
+        2,
+        None,
+        Some((0, 0, 9_000_000, 1_000_000)),
+        "",
+        &body,
+    ))]);
+    let p = parses(&f);
+    let ShapeKind::Shape(a) = &p.slides[0].shapes[0].kind else {
+        panic!("a text box")
+    };
+    let para = &a.text.as_ref().expect("text").paragraphs[0];
+    assert_eq!(para.tabs.len(), 64);
+    let html = render_html(&p, &RenderOptions::default());
+    assert_eq!(html.matches("class=\"pptx-tabbox").count(), 64);
+    // Every tab is still in the text (drawn zero wide in the boxes, as is after them).
+    assert_eq!(html.matches('\t').count(), 50_000);
+}
