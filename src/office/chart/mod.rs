@@ -13,6 +13,7 @@
 //! ([`crate::office::xlsx::numfmt`]); axis scaling follows Office's automatic rule
 //! ([`scale`]).
 
+mod contour;
 pub mod model;
 pub mod palette;
 pub mod parse;

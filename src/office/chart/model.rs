@@ -20,7 +20,7 @@ pub struct Chart {
     pub title_style: TextStyle,
     /// Plot types in the plot area, in order (`bar`, `column`, `line`, `pie`,
     /// `doughnut`, `area`, `scatter`, `bubble`, `radar`, or the element's own name for
-    /// types that are not drawn, e.g. `surface`, `stock`).
+    /// types that are not drawn, e.g. `stock`).
     pub chart_types: Vec<String>,
     /// The plots (one per chart-type element of the plot area; a combo chart has more).
     pub plots: Vec<Plot>,
@@ -139,7 +139,11 @@ pub enum PlotKind {
     Bubble,
     /// Values on spokes around a centre.
     Radar,
-    /// A type that is not drawn (surface, stock …).
+    /// A surface (`surfaceChart`, `surface3DChart`), drawn as its 2-D equivalent, the
+    /// contour chart: the values over categories and series seen from above, each value
+    /// band (the value axis's major unit) in its own colour.
+    Surface,
+    /// A type that is not drawn (stock …).
     Other,
 }
 
@@ -195,6 +199,10 @@ pub struct Plot {
     pub labels: Option<DataLabels>,
     /// Series, in `c:order` order.
     pub series: Vec<Series>,
+    /// A surface's band colours, lowest band first: each band's `c:bandFmt` fill over the
+    /// automatic colour of its index (empty for other plots).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub band_colors: Vec<Color>,
 }
 
 /// One data series.

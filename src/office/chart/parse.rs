@@ -43,8 +43,7 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
     }
     out.background = root
         .child(Ns::C, "spPr")
-        .and_then(|sp| sp.child(Ns::A, "solidFill"))
-        .and_then(|f| colors.child_color(f));
+        .and_then(|sp| area_color(sp, colors));
     let style = child_num(root, "style")
         .filter(|s| (1.0..=48.0).contains(s))
         .map(|s| s as usize);
@@ -172,6 +171,7 @@ fn type_name(plot: &Plot, base: &str) -> String {
         PlotKind::Scatter => "scatter".to_owned(),
         PlotKind::Bubble => "bubble".to_owned(),
         PlotKind::Radar => "radar".to_owned(),
+        PlotKind::Surface => "surface".to_owned(),
         PlotKind::Other => base
             .chars()
             .filter(char::is_ascii_alphanumeric)
@@ -213,6 +213,7 @@ fn plot(
         "scatter" => PlotKind::Scatter,
         "bubble" => PlotKind::Bubble,
         "radar" => PlotKind::Radar,
+        "surface" => PlotKind::Surface,
         _ => PlotKind::Other,
     };
     let grouping = match child_val(el, "grouping") {
@@ -252,6 +253,11 @@ fn plot(
             .child(Ns::C, "dLbls")
             .and_then(|d| data_labels(d, colors, text)),
         series: Vec::new(),
+        band_colors: if kind == PlotKind::Surface {
+            band_colors(el, colors)
+        } else {
+            Vec::new()
+        },
     };
     let plot_markers = child_bool(el, "marker");
     let mut cut = false;
@@ -294,6 +300,28 @@ fn plot(
         plot.series.push(s);
     }
     (plot, cut)
+}
+
+/// Most value bands a surface is drawn with (its value axis may ask for more: the scale
+/// then takes a larger unit).
+pub(super) const MAX_BANDS: usize = 16;
+
+/// A surface's band colours: the automatic colour of each band's index (the accent
+/// cycle, as for series), under the fill its `c:bandFmts/c:bandFmt` gives.
+fn band_colors(el: Element<'_>, colors: &ColorCtx<'_>) -> Vec<Color> {
+    let mut out: Vec<Color> = (0..MAX_BANDS).map(|i| series_color(colors, i)).collect();
+    for f in el
+        .child(Ns::C, "bandFmts")
+        .into_iter()
+        .flat_map(|b| b.children_named(Ns::C, "bandFmt"))
+    {
+        let idx = child_val(f, "idx").and_then(|v| v.trim().parse::<usize>().ok());
+        let fill = f.child(Ns::C, "spPr").and_then(|sp| fill_color(sp, colors));
+        if let (Some(i), Some(c)) = (idx.filter(|i| *i < MAX_BANDS), fill) {
+            out[i] = c;
+        }
+    }
+    out
 }
 
 /// One `c:ser`.
@@ -427,6 +455,35 @@ fn fill_color(el: Element<'_>, colors: &ColorCtx<'_>) -> Option<Color> {
         .children_named(Ns::A, "gs")
         .next()?;
     colors.child_color(stop)
+}
+
+/// The one colour an area's fill (`c:spPr`) is drawn in: a solid fill's colour, or the
+/// mean of a gradient's stops (the chart area's dark radial gradient of Office's styles
+/// is drawn flat: its text is set in light colours for it).
+fn area_color(sp: Element<'_>, colors: &ColorCtx<'_>) -> Option<Color> {
+    if let Some(f) = sp.child(Ns::A, "solidFill") {
+        return colors.child_color(f);
+    }
+    let stops: Vec<Color> = sp
+        .child(Ns::A, "gradFill")?
+        .child(Ns::A, "gsLst")?
+        .children_named(Ns::A, "gs")
+        .take(16)
+        .filter_map(|g| colors.child_color(g))
+        .collect();
+    if stops.is_empty() {
+        return None;
+    }
+    let mean = |f: fn(&Color) -> u8| {
+        let sum: u32 = stops.iter().map(|c| u32::from(f(c))).sum();
+        (sum as f64 / stops.len() as f64).round() as u8
+    };
+    Some(Color {
+        r: mean(|c| c.r),
+        g: mean(|c| c.g),
+        b: mean(|c| c.b),
+        alpha: stops[0].alpha,
+    })
 }
 
 /// `c:dLbls`; `None` when deleted or showing nothing.

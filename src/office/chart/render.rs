@@ -9,6 +9,7 @@
 //! for tick labels. Category labels that do not fit their slot are turned −45°, then
 //! −90°; they are never thinned out. 3-D charts are drawn as their 2-D equivalent.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::markup::escape_into;
@@ -141,6 +142,7 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
     match first.kind {
         PlotKind::Pie | PlotKind::Doughnut => pie(&mut svg, chart, first, plot_box, inner),
         PlotKind::Radar => radar(&mut svg, chart, first, plot_box),
+        PlotKind::Surface => super::contour::draw(&mut svg, chart, first, plot_box),
         PlotKind::Scatter | PlotKind::Bubble => scatter(&mut svg, chart, plot_box, inner),
         _ => cartesian(&mut svg, chart, plot_box, inner),
     }
@@ -178,15 +180,15 @@ fn drawable(chart: &Chart) -> bool {
 
 /// A rectangle in chart points.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Rect {
-    x: f64,
-    y: f64,
-    w: f64,
-    h: f64,
+pub(super) struct Rect {
+    pub(super) x: f64,
+    pub(super) y: f64,
+    pub(super) w: f64,
+    pub(super) h: f64,
 }
 
 /// A number for SVG: at most two decimals, no trailing zeros, 0 for non-finite values.
-fn n(v: f64) -> String {
+pub(super) fn n(v: f64) -> String {
     if !v.is_finite() {
         return "0".to_owned();
     }
@@ -222,13 +224,21 @@ pub fn text_width(text: &str, size: f64) -> f64 {
 
 /// The SVG being written.
 #[derive(Default)]
-struct Svg {
-    out: String,
+pub(super) struct Svg {
+    pub(super) out: String,
 }
 
 impl Svg {
     /// One line of text; `rotate` turns it around its anchor point.
-    fn text(&mut self, x: f64, y: f64, s: &TextStyle, anchor: &str, rotate: Option<f64>, t: &str) {
+    pub(super) fn text(
+        &mut self,
+        x: f64,
+        y: f64,
+        s: &TextStyle,
+        anchor: &str,
+        rotate: Option<f64>,
+        t: &str,
+    ) {
         let _ = write!(
             self.out,
             "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\" text-anchor=\"{anchor}\"",
@@ -257,7 +267,15 @@ impl Svg {
         self.out.push_str("</text>");
     }
 
-    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: Option<Color>, line: Option<Color>) {
+    pub(super) fn rect(
+        &mut self,
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        fill: Option<Color>,
+        line: Option<Color>,
+    ) {
         let _ = write!(
             self.out,
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"",
@@ -299,7 +317,7 @@ impl Svg {
 
 /// A legend entry: its text, colour and whether its key is a line.
 struct Entry<'c> {
-    label: &'c str,
+    label: Cow<'c, str>,
     color: Color,
     line: bool,
 }
@@ -310,6 +328,19 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
     let Some(l) = &chart.legend else {
         return Vec::new();
     };
+    // A surface's legend lists its value bands.
+    if let Some(p) = chart.plots.first().filter(|p| p.kind == PlotKind::Surface) {
+        let mut out: Vec<Entry<'_>> = super::contour::legend_entries(chart, p)
+            .into_iter()
+            .map(|(label, color)| Entry {
+                label: Cow::Owned(label),
+                color,
+                line: false,
+            })
+            .collect();
+        out.truncate(MAX_LEGEND);
+        return out;
+    }
     let by_point = chart.plots.first().filter(|p| {
         matches!(p.kind, PlotKind::Pie | PlotKind::Doughnut)
             || (p.vary_colors && p.series.len() == 1 && chart.plots.len() == 1)
@@ -320,7 +351,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
             .iter()
             .enumerate()
             .map(|(i, c)| Entry {
-                label: c.as_str(),
+                label: Cow::Borrowed(c.as_str()),
                 color: point_color(s, i, true, chart),
                 line: false,
             })
@@ -331,7 +362,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
             .filter(|p| p.kind != PlotKind::Other)
             .flat_map(|p| {
                 p.series.iter().map(move |s| Entry {
-                    label: s.name.as_deref().unwrap_or(""),
+                    label: Cow::Borrowed(s.name.as_deref().unwrap_or("")),
                     color: s.color,
                     line: matches!(p.kind, PlotKind::Line | PlotKind::Radar)
                         || (p.kind == PlotKind::Scatter && !s.no_line),
@@ -369,7 +400,7 @@ fn legend(
     let s = &l.text;
     let key = s.size * 0.7;
     let row_h = s.size * 1.45;
-    let item_w = |e: &Entry<'_>| key + s.size * 0.35 + text_width(e.label, s.size) + s.size * 0.9;
+    let item_w = |e: &Entry<'_>| key + s.size * 0.35 + text_width(&e.label, s.size) + s.size * 0.9;
     let draw = |svg: &mut Svg, e: &Entry<'_>, x: f64, y: f64| {
         let mid = y + row_h / 2.0;
         if e.line {
@@ -382,7 +413,7 @@ fn legend(
             svg.rect(x, mid - key / 2.0, key, key, Some(e.color), None);
         }
         let tx = x + if e.line { key * 1.4 } else { key } + s.size * 0.35;
-        svg.text(tx, mid + s.size * 0.35, s, "start", None, e.label);
+        svg.text(tx, mid + s.size * 0.35, s, "start", None, &e.label);
     };
     let mut rest = area;
     match l.position.as_str() {

@@ -722,7 +722,8 @@ fn hostile_parts_give_bounded_output() {
         "",
     );
     assert_eq!(surface.chart_types, ["surface"]);
-    assert!(render_svg(&surface, 400.0, 300.0, &SvgOptions::default()).is_none());
+    // A surface is drawn (as its contour chart; `surface_charts_draw_their_value_bands`).
+    assert!(render_svg(&surface, 400.0, 300.0, &SvgOptions::default()).is_some());
 }
 
 #[test]
@@ -777,4 +778,60 @@ fn office_2007_styles_shade_one_accent_on_a_dark_ground() {
     assert!(
         svg(&dark, 400.0, 300.0).contains("<rect width=\"400\" height=\"300\" fill=\"#000000\"/>")
     );
+}
+
+/// A 3-D surface (`powertools-CU003-Chart-Cached-Data-03.docx` is one) is drawn as its
+/// contour chart: one path per value band in the band's colour (a `c:bandFmt` over the
+/// accent cycle), categories under the plot, series names beside it, and a legend of the
+/// bands' ranges.
+#[test]
+fn surface_charts_draw_their_value_bands() {
+    let cats = ["Y1", "Y2", "Y3", "Y4"];
+    let rows = [
+        [3.0, 2.1, 0.7, 3.0],
+        [3.0, 2.1, 0.8, 3.0],
+        [2.8, 1.9, 0.9, 2.7],
+    ];
+    let sers: String = rows
+        .iter()
+        .enumerate()
+        .map(|(j, r)| ser(j, &format!("X{}", j + 1), &cats, &r.map(Some), ""))
+        .collect();
+    let band0 = r#"<c:bandFmts><c:bandFmt><c:idx val="0"/><c:spPr><a:solidFill><a:srgbClr val="123456"/></a:solidFill></c:spPr></c:bandFmt></c:bandFmts>"#;
+    let axes = r#"<c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:crossAx val="1"/></c:valAx><c:serAx><c:axId val="3"/><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:serAx>"#;
+    let c = parse(
+        &format!(
+            r#"<c:surface3DChart><c:wireframe val="0"/>{sers}{band0}<c:axId val="1"/><c:axId val="2"/><c:axId val="3"/></c:surface3DChart>{axes}"#
+        ),
+        r#"<c:view3D><c:rotX val="15"/></c:view3D><c:legend><c:legendPos val="r"/></c:legend>"#,
+    );
+    assert_eq!(c.chart_types, ["surface"]);
+    assert_eq!(c.background, None);
+    assert_eq!(c.plots[0].kind, PlotKind::Surface);
+    assert!(c.drawn_as_2d);
+    assert_eq!(c.plots[0].band_colors[0], Color::rgb(0x123456));
+    assert_eq!(c.plots[0].band_colors[1], Color::rgb(0xED7D31));
+    let out = svg(&c, 480.0, 300.0);
+    // Values 0.7–3 on an automatic 0–3.5 axis by 0.5: seven bands, the lowest (0–0.5)
+    // empty, so six paths.
+    assert_eq!(out.matches("class=\"band\"").count(), 6, "{out}");
+    assert!(!out.contains("fill=\"#123456\" stroke"), "{out}");
+    assert!(out.contains("fill=\"#ED7D31\" stroke"), "{out}");
+    for label in ["0-0.5", "3-3.5", ">Y1<", ">Y4<", ">X1<", ">X3<"] {
+        assert!(out.contains(label), "{label}: {out}");
+    }
+}
+
+/// A chart area filled with a gradient (Office's dark styles: a radial dk1 gradient, with
+/// light text) is drawn in the mean of its stops, not left white under the light text.
+#[test]
+fn a_gradient_chart_area_is_drawn_in_its_mean_colour() {
+    let xml = format!(
+        r#"<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:plotArea><c:lineChart>{}{AXES}</c:lineChart>{}</c:plotArea></c:chart><c:spPr><a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="595959"/></a:gs><a:gs pos="100000"><a:srgbClr val="262626"/></a:gs></a:gsLst><a:path path="circle"/></a:gradFill></c:spPr></c:chartSpace>"#,
+        ser(0, "S", &CATS, &[Some(1.0), Some(2.0), Some(3.0)], ""),
+        cat_val_axes("")
+    );
+    let c = parse_str(&xml);
+    assert_eq!(c.background, Some(Color::rgb(0x404040)));
+    assert!(svg(&c, 400.0, 300.0).contains("fill=\"#404040\""));
 }
