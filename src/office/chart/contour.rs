@@ -201,10 +201,28 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
         0.0
     };
     let bottom = if cat_labels { cs.size * 1.8 } else { 0.0 };
+    let cat_names: Vec<String> = (0..cats)
+        .map(|i| {
+            p.series
+                .iter()
+                .find_map(|s| s.categories.get(i).cloned())
+                .unwrap_or_else(|| (i + 1).to_string())
+        })
+        .collect();
+    // The first and last categories sit on the plot's edges: room for half their labels.
+    let half = |i: usize| {
+        if cat_labels {
+            text_width(&cat_names[i], cs.size) / 2.0
+        } else {
+            0.0
+        }
+    };
+    let left = left.max(half(0));
+    let right = half(cats - 1).min(b.w * 0.25);
     let plot = Rect {
         x: b.x + left,
         y: b.y + ss.size * 0.5,
-        w: (b.w - left).max(1.0),
+        w: (b.w - left - right).max(1.0),
         h: (b.h - bottom - ss.size * 0.5).max(1.0),
     };
     let (gw, gh) = ((cats - 1) as f64, (rows.len() - 1) as f64);
@@ -238,12 +256,7 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
         Some(Color::rgb(0xD9D9D9)),
     );
     if cat_labels {
-        for i in 0..cats {
-            let label = p
-                .series
-                .iter()
-                .find_map(|s| s.categories.get(i).cloned())
-                .unwrap_or_else(|| (i + 1).to_string());
+        for (i, label) in cat_names.iter().enumerate() {
             let (x, _) = at((i as f64, 0.0));
             svg.text(
                 x,
@@ -251,7 +264,7 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
                 &cs,
                 "middle",
                 None,
-                &label,
+                label,
             );
         }
     }
