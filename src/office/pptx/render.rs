@@ -1597,7 +1597,6 @@ impl<'d, 'o> Renderer<'d, 'o> {
     }
 }
 
-/// A URL made safe inside a CSS string: quotes, backslashes and line breaks encoded.
 /// The CSS that turns text of direction `vertical` (`a:bodyPr/@vert`, `a:tcPr/@vert`):
 /// `vert` and the East Asian kinds run top to bottom, `vert270` bottom to top; `None` for
 /// horizontal text.
@@ -1611,6 +1610,7 @@ fn vertical_css(vertical: &str) -> Option<&'static str> {
     }
 }
 
+/// A URL made safe inside a CSS string: quotes, backslashes and line breaks encoded.
 fn css_url(url: &str) -> String {
     let mut out = String::with_capacity(url.len());
     for c in url.chars() {
