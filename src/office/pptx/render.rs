@@ -1148,8 +1148,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 pt(t.column_gap)
             );
         }
+        let last = t.paragraphs.len().saturating_sub(1);
         for (i, p) in t.paragraphs.iter().enumerate() {
-            self.paragraph(p, i == 0);
+            self.paragraph(p, i == 0, i == last);
         }
         if t.columns > 1 {
             self.out.push_str("</div>");
@@ -1157,7 +1158,7 @@ impl<'d, 'o> Renderer<'d, 'o> {
         self.out.push_str("</div>");
     }
 
-    fn paragraph(&mut self, p: &Paragraph, first: bool) {
+    fn paragraph(&mut self, p: &Paragraph, first: bool, last: bool) {
         let first_size = p
             .runs
             .iter()
@@ -1225,7 +1226,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
         if before > 0.0 {
             let _ = write!(style, "margin-top:{};", len(before));
         }
-        let after = spacing(&p.space_after);
+        // Nor below its last: SmartArt gives every node's one paragraph 35 % space after,
+        // and PowerPoint (as LibreOffice) centres the text in its box without it.
+        let after = if last { 0.0 } else { spacing(&p.space_after) };
         if after > 0.0 {
             let _ = write!(style, "margin-bottom:{};", len(after));
         }
@@ -1572,8 +1575,9 @@ impl<'d, 'o> Renderer<'d, 'o> {
                 if let Some(css) = turn {
                     let _ = write!(self.out, "<div style=\"{css}\">");
                 }
+                let last = cell.text.paragraphs.len().saturating_sub(1);
                 for (i, p) in cell.text.paragraphs.iter().enumerate() {
-                    self.paragraph(p, i == 0);
+                    self.paragraph(p, i == 0, i == last);
                 }
                 if turn.is_some() {
                     self.out.push_str("</div>");

@@ -1703,6 +1703,36 @@ fn a_table_cells_vertical_text_turns_inside_the_cell() {
     assert_eq!(html.matches("writing-mode").count(), 1, "{html}");
 }
 
+/// A frame's last paragraph adds no space after it (`shapecrawler-autoshape-case001`:
+/// SmartArt gives its one paragraph per box 35 % space after; PowerPoint centres the text
+/// without it, where counting it put every label 5 pt high). Paragraphs before the last
+/// keep theirs.
+#[test]
+fn the_last_paragraph_adds_no_space_after_it() {
+    let para = |t: &str| {
+        format!(
+            r#"<a:p><a:pPr><a:spcAft><a:spcPct val="35000"/></a:spcAft></a:pPr><a:r><a:rPr sz="2000"/><a:t>{t}</a:t></a:r></a:p>"#
+        )
+    };
+    let body = format!("{}{}", para("upper"), para("lower"));
+    let p = one_slide(&pptx_sp(
+        2,
+        None,
+        Some((0, 0, 4_000_000, 2_000_000)),
+        "",
+        &body,
+    ));
+    let html = html_of(&p, 0);
+    assert!(
+        paragraph_tag(&html, "upper").contains("margin-bottom:calc(var(--pt)*7)"),
+        "{html}"
+    );
+    assert!(
+        !paragraph_tag(&html, "lower").contains("margin-bottom"),
+        "{html}"
+    );
+}
+
 /// The opening `<p>` tag of the paragraph whose text holds `>word<`.
 fn paragraph_tag<'h>(html: &'h str, word: &str) -> &'h str {
     let end = html.find(&format!(">{word}<")).expect("word");
