@@ -2,7 +2,8 @@
 //!
 //! The output is deterministic (numbers rounded to hundredths, no ids), all text is
 //! escaped, and its size is bounded by the parser's caps on series and points. Text is
-//! measured by an estimate from the font size ([`text_width`]).
+//! measured by an estimate from the font size ([`text_width`]) scaled to the drawing
+//! typeface ([`font_width_scale`]).
 //!
 //! Layout, as Office does it in the common case: the title on top, the legend on its
 //! side, the plot area in what is left (or where `c:manualLayout` puts it), with room
@@ -82,7 +83,10 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
     if !drawn && !authored_empty {
         return None;
     }
-    let mut svg = Svg::default();
+    let mut svg = Svg {
+        out: String::new(),
+        wide: font_width_scale(opts.font_family),
+    };
     let _ = write!(
         svg.out,
         "<svg class=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\"{} preserveAspectRatio=\"none\" font-family=\"{}\" aria-hidden=\"true\">",
@@ -198,9 +202,10 @@ fn n(v: f64) -> String {
     }
 }
 
-/// The estimated width of `text` at `size` points: per-character advances close to
-/// Calibri's (narrow letters a quarter em, capitals and digits about half, wide letters
-/// and CJK more).
+/// The estimated width of `text` at `size` points in Calibri: per-character advances
+/// close to Calibri's (narrow letters a quarter em, capitals and digits about half, wide
+/// letters and CJK more; Cyrillic like the Latin letters of its shapes). Other typefaces
+/// scale it by [`font_width_scale`].
 pub fn text_width(text: &str, size: f64) -> f64 {
     let em: f64 = text
         .chars()
@@ -213,6 +218,13 @@ pub fn text_width(text: &str, size: f64) -> f64 {
             '0'..='9' => 0.507,
             c if c.is_ascii_uppercase() => 0.58,
             c if c.is_ascii() => 0.48,
+            // Cyrillic: the wide letters (ж м ш щ ы ю ф and their capitals), the narrow
+            // г and т, else the widths of Latin capitals and lower case.
+            'Ж' | 'М' | 'Ш' | 'Щ' | 'Ы' | 'Ю' | 'Ф' => 0.85,
+            'ж' | 'м' | 'ш' | 'щ' | 'ы' | 'ю' | 'ф' => 0.7,
+            'г' | 'т' => 0.37,
+            '\u{410}'..='\u{42F}' => 0.58,
+            '\u{430}'..='\u{44F}' => 0.48,
             c if (c as u32) >= 0x2E80 => 1.0,
             _ => 0.55,
         })
@@ -220,10 +232,38 @@ pub fn text_width(text: &str, size: f64) -> f64 {
     em * size
 }
 
+/// How much wider than Calibri the first typeface of a CSS font stack that the table
+/// knows sets ordinary text (Latin words and figures), so that labels are measured in
+/// the font they are drawn in. Faces the table does not know (an embedded face's alias,
+/// a font that is not installed and falls through) are skipped; with none known, 1.
+/// The ratios are those of the metric-compatible faces a browser substitutes (Carlito,
+/// Liberation, DejaVu) over a sample of chart text.
+pub fn font_width_scale(stack: &str) -> f64 {
+    stack
+        .split(',')
+        .map(|f| {
+            f.trim()
+                .trim_matches(|c| c == '\'' || c == '"')
+                .to_ascii_lowercase()
+        })
+        .find_map(|f| match f.as_str() {
+            "carlito" | "calibri" => Some(1.0),
+            "liberation sans" | "arial" | "arimo" | "helvetica" => Some(1.125),
+            "liberation sans narrow" | "arial narrow" => Some(0.92),
+            "liberation serif" | "times new roman" | "tinos" => Some(1.01),
+            "dejavu sans" | "verdana" => Some(1.26),
+            "caladea" | "cambria" => Some(0.96),
+            "gelasio" | "georgia" => Some(1.08),
+            _ => None,
+        })
+        .unwrap_or(1.0)
+}
+
 /// The SVG being written.
-#[derive(Default)]
 struct Svg {
     out: String,
+    /// The drawing typeface's width over Calibri's ([`font_width_scale`]).
+    wide: f64,
 }
 
 impl Svg {
@@ -366,10 +406,12 @@ fn legend(
     pad: f64,
     w: f64,
 ) -> Rect {
+    let wide = svg.wide;
     let s = &l.text;
     let key = s.size * 0.7;
     let row_h = s.size * 1.45;
-    let item_w = |e: &Entry<'_>| key + s.size * 0.35 + text_width(e.label, s.size) + s.size * 0.9;
+    let item_w =
+        |e: &Entry<'_>| key + s.size * 0.35 + text_width(e.label, s.size) * wide + s.size * 0.9;
     let draw = |svg: &mut Svg, e: &Entry<'_>, x: f64, y: f64| {
         let mid = y + row_h / 2.0;
         if e.line {
@@ -758,12 +800,14 @@ fn value_scale<'c>(
     }
 }
 
-/// How category labels are turned to fit.
+/// How category labels are turned to fit: level while the widest one fits its slot
+/// with a hair of space (PowerPoint and LibreOffice turn them only when neighbours would
+/// touch), else −45°, else −90°.
 fn label_rotation(slot: f64, widest: f64, size: f64, fixed: Option<f64>) -> f64 {
     if let Some(r) = fixed {
         return r;
     }
-    if widest + size * 0.3 <= slot {
+    if widest + size * 0.1 <= slot {
         0.0
     } else if slot >= size * 1.45 {
         -45.0
@@ -779,6 +823,7 @@ fn rotated_height(widest: f64, size: f64, rotation: f64) -> f64 {
 }
 
 fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
+    let wide = svg.wide;
     let plots: Vec<&Plot> = chart
         .plots
         .iter()
@@ -874,7 +919,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             v.scale
                 .ticks()
                 .iter()
-                .map(|t| text_width(&format_number(*t, v.format.as_deref()), a.text.size))
+                .map(|t| text_width(&format_number(*t, v.format.as_deref()), a.text.size) * wide)
                 .fold(0.0, f64::max)
                 + a.text.size * 0.5
         })
@@ -888,7 +933,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     // The plot rectangle.
     let widest_cat = categories
         .iter()
-        .map(|c| text_width(c, cat_style.size))
+        .map(|c| text_width(c, cat_style.size) * wide)
         .fold(0.0, f64::max);
     let mut rect = b;
     let mut rotation = 0.0;
@@ -1513,6 +1558,7 @@ fn smooth_path(points: &[(f64, f64)]) -> String {
 // ----- scatter and bubble ------------------------------------------------------------
 
 fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
+    let wide = svg.wide;
     let plots: Vec<&Plot> = chart
         .plots
         .iter()
@@ -1582,7 +1628,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         y_scale
             .ticks()
             .iter()
-            .map(|t| text_width(&format_number(*t, fmt_y.as_deref()), a.text.size))
+            .map(|t| text_width(&format_number(*t, fmt_y.as_deref()), a.text.size) * wide)
             .fold(0.0, f64::max)
             + a.text.size * 0.5
     }) + shown(y_axis)
@@ -1755,6 +1801,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
 // ----- radar -------------------------------------------------------------------------
 
 fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
+    let wide = svg.wide;
     let count = p.series.iter().map(|s| s.values.len()).max().unwrap_or(0);
     if count < 3 {
         return;
@@ -1772,7 +1819,7 @@ fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
         .collect();
     let widest = cats
         .iter()
-        .map(|c| text_width(c, cs.size))
+        .map(|c| text_width(c, cs.size) * wide)
         .fold(0.0, f64::max);
     let r = ((b.w / 2.0 - widest - cs.size).min(b.h / 2.0 - cs.size * 1.8)).max(b.w.min(b.h) * 0.2);
     let (cx, cy) = (b.x + b.w / 2.0, b.y + b.h / 2.0);

@@ -554,6 +554,62 @@ fn crowded_category_labels_are_turned_not_dropped() {
     }
 }
 
+/// Column chart with four Cyrillic categories (`shapecrawler-013`'s second chart).
+fn cyrillic_columns() -> Chart {
+    let cats = ["Категория 1", "Категория 2", "Категория 3", "Категория 4"];
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(
+            0,
+            "S",
+            &cats,
+            &[Some(4.3), Some(2.5), Some(3.5), Some(4.5)],
+            ""
+        ),
+        cat_val_axes("")
+    );
+    let mut c = parse(&plot, "");
+    for a in &mut c.axes {
+        a.text.size = 12.0;
+    }
+    c
+}
+
+#[test]
+fn category_labels_that_fit_their_slot_stay_level() {
+    // "Категория 1" at 12 pt is about 61 pt in Carlito and 67 pt in Liberation Sans; a
+    // 316 pt chart (the deck's) leaves each of its four categories a slot of about 71 pt, so neither
+    // face turns them (LibreOffice draws them level).
+    let c = cyrillic_columns();
+    for family in ["Carlito", "'Liberation Sans','Arial',sans-serif"] {
+        let opts = SvgOptions {
+            font_family: family,
+            ..SvgOptions::default()
+        };
+        let out = render_svg(&c, 316.0, 218.0, &opts).expect("drawn");
+        assert!(!out.contains("rotate("), "{family}: {out}");
+    }
+}
+
+#[test]
+fn labels_are_measured_in_the_drawing_typeface() {
+    // At 290 pt the slots are about 64 pt: the labels still fit in Carlito, not in the
+    // wider Liberation Sans (Arial's metrics), which turns them.
+    let c = cyrillic_columns();
+    let draw = |family| {
+        let opts = SvgOptions {
+            font_family: family,
+            ..SvgOptions::default()
+        };
+        render_svg(&c, 290.0, 220.0, &opts).expect("drawn")
+    };
+    assert!(!draw("'pptx-calibri','Carlito',sans-serif").contains("rotate("));
+    assert!(draw("'Aharoni','Liberation Sans',sans-serif").contains("rotate(-45"));
+    assert_eq!(super::render::font_width_scale("'pptx-x','Carlito'"), 1.0);
+    assert!(super::render::font_width_scale("'Verdana','DejaVu Sans'") > 1.2);
+    assert_eq!(super::render::font_width_scale("'Unknown'"), 1.0);
+}
+
 #[test]
 fn theme_cycle_sp_pr_and_3d_charts() {
     let red = r#"<c:spPr><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill></c:spPr>"#;
