@@ -69,6 +69,10 @@ pub fn accessible_label(c: &Chart) -> String {
 
 /// Most characters of one label that are drawn.
 const MAX_LABEL: usize = 60;
+/// The gap between an axis and the labels beside it, in points: 1 mm, whatever the
+/// label size (LibreOffice's renderings of PowerPoint charts keep it so; a gap in ems
+/// pushes large labels out of a tight manual layout).
+const LABEL_GAP: f64 = 2.83;
 /// Most legend entries drawn.
 const MAX_LEGEND: usize = 64;
 
@@ -754,12 +758,54 @@ struct ValueScale<'c> {
     secondary: bool,
 }
 
+/// How many intervals an axis of length `len` has room for, at most ten: one label
+/// height per interval up a vertical axis, the widest label and a gap of one em across a
+/// horizontal one (`labels` are the texts of its extreme values, measured at `size` in a
+/// typeface `wide` times Calibri's). PowerPoint and LibreOffice both stop at about ten
+/// intervals and pack them that densely when the axis is short.
+fn interval_room(len: f64, across: bool, size: f64, wide: f64, labels: &[String]) -> f64 {
+    let per = if across {
+        labels
+            .iter()
+            .map(|l| text_width(l, size) * wide)
+            .fold(size, f64::max)
+            + size
+    } else {
+        size * 1.15
+    };
+    (len / per).floor().clamp(2.0, 10.0)
+}
+
+/// The scale of `axis` (its fixed bounds and unit, when set) over data from `lo` to `hi`.
+fn axis_scale(axis: Option<&Axis>, (lo, hi): (f64, f64), intervals: f64, percent: bool) -> Scale {
+    Scale::auto(
+        lo,
+        hi,
+        axis.and_then(|a| a.min),
+        axis.and_then(|a| a.max),
+        axis.and_then(|a| a.major_unit),
+        intervals,
+        percent,
+    )
+}
+
+/// Where a value axis is drawn, which sets how many intervals fit on it.
+#[derive(Clone, Copy)]
+struct AxisRoom {
+    /// Its length in points.
+    len: f64,
+    /// It runs across (the value axis of bars), so labels stand side by side.
+    across: bool,
+    /// The drawing typeface's width over Calibri's.
+    wide: f64,
+}
+
 /// The scale of the value axis `id` over the plots measured on it.
 fn value_scale<'c>(
     chart: &'c Chart,
     plots: &[&'c Plot],
     id: Option<u32>,
-    intervals: f64,
+    room: AxisRoom,
     secondary: bool,
 ) -> ValueScale<'c> {
     let axis = id.and_then(|id| chart.axis(id));
@@ -775,15 +821,6 @@ fn value_scale<'c>(
         }
     }
     let percent = mine.iter().any(|p| p.grouping == Grouping::PercentStacked);
-    let scale = Scale::auto(
-        lo,
-        hi,
-        axis.and_then(|a| a.min),
-        axis.and_then(|a| a.max),
-        axis.and_then(|a| a.major_unit),
-        intervals,
-        percent,
-    );
     let format = axis
         .and_then(|a| a.format_code.clone())
         .or_else(|| percent.then(|| "0%".to_owned()))
@@ -792,6 +829,22 @@ fn value_scale<'c>(
                 .flat_map(|p| p.series.iter())
                 .find_map(|s| s.format_code.clone())
         });
+    let size = axis.map_or(chart.text.size, |a| a.text.size);
+    let extremes: Vec<String> = if percent {
+        vec![1.0, -1.0]
+    } else {
+        vec![lo, hi]
+    }
+    .into_iter()
+    .filter(|v| v.is_finite())
+    .map(|v| format_number(v, format.as_deref()))
+    .collect();
+    let scale = axis_scale(
+        axis,
+        (lo, hi),
+        interval_room(room.len, room.across, size, room.wide, &extremes),
+        percent,
+    );
     ValueScale {
         axis,
         scale,
@@ -883,37 +936,17 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     let cat_style = cat_axis.map_or(chart.text, |a| a.text);
     let cat_title = shown(cat_axis).and_then(|a| a.title.as_deref().map(|t| (t, a.title_style)));
 
-    // Value axes: the interval count follows the axis length, about one interval per
-    // two label heights up the axis (one and a half label widths across it, for bars).
+    // Value axes: the interval count follows the axis length ([`interval_room`]), first
+    // estimated from the plot box, then from the plot rectangle.
+    let room = |len: f64| AxisRoom {
+        len,
+        across: horizontal,
+        wide,
+    };
     let value_len_hint = if horizontal { b.w * 0.8 } else { b.h * 0.8 };
-    let size_of = |id: Option<u32>| {
-        id.and_then(|id| chart.axis(id))
-            .map_or(chart.text.size, |a| a.text.size)
-    };
-    let intervals = |id: Option<u32>, len: f64| {
-        let per = if horizontal {
-            size_of(id) * 3.5
-        } else {
-            size_of(id) * 2.0
-        };
-        (len / per).floor().clamp(2.0, 10.0)
-    };
-    let mut primary = value_scale(
-        chart,
-        &plots,
-        primary_id,
-        intervals(primary_id, value_len_hint),
-        false,
-    );
-    let secondary = secondary_id.map(|id| {
-        value_scale(
-            chart,
-            &plots,
-            Some(id),
-            intervals(Some(id), value_len_hint),
-            true,
-        )
-    });
+    let mut primary = value_scale(chart, &plots, primary_id, room(value_len_hint), false);
+    let secondary =
+        secondary_id.map(|id| value_scale(chart, &plots, Some(id), room(value_len_hint), true));
     let label_w = |v: &ValueScale<'_>| {
         shown(v.axis).filter(|a| a.labels).map_or(0.0, |a| {
             v.scale
@@ -956,6 +989,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 w: (b.w - left - b.w * 0.02).max(1.0),
                 h: (b.h - bottom - top).max(1.0),
             };
+            primary = value_scale(chart, &plots, primary_id, room(rect.w), false);
         }
     } else {
         let left = label_w(&primary) + title_band(primary.axis);
@@ -981,13 +1015,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 h: (b.h - bottom - cat_style.size * 0.5).max(1.0),
             };
             // Recompute the scale for the real axis length.
-            primary = value_scale(
-                chart,
-                &plots,
-                primary_id,
-                intervals(primary_id, rect.h),
-                false,
-            );
+            primary = value_scale(chart, &plots, primary_id, room(rect.h), false);
         } else {
             let slot = rect.w / count as f64;
             rotation = cat_shown.map_or(0.0, |_| {
@@ -997,7 +1025,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     }
     let secondary = secondary_id.map(|id| {
         let len = if horizontal { rect.w } else { rect.h };
-        value_scale(chart, &plots, Some(id), intervals(Some(id), len), true)
+        value_scale(chart, &plots, Some(id), room(len), true)
     });
 
     // Where a value lands: y for columns, x for bars.
@@ -1144,7 +1172,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                     svg.text(at, y, s, "middle", None, &text);
                 } else if far {
                     svg.text(
-                        rect.x + rect.w + s.size * 0.3,
+                        rect.x + rect.w + LABEL_GAP,
                         at + s.size * 0.35,
                         s,
                         "start",
@@ -1153,7 +1181,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                     );
                 } else {
                     svg.text(
-                        rect.x - s.size * 0.3,
+                        rect.x - LABEL_GAP,
                         at + s.size * 0.35,
                         s,
                         "end",
@@ -1189,7 +1217,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         for (i, c) in categories.iter().enumerate() {
             let at = along(i as f64);
             if horizontal {
-                svg.text(rect.x - s.size * 0.3, at + s.size * 0.35, s, "end", None, c);
+                svg.text(rect.x - LABEL_GAP, at + s.size * 0.35, s, "end", None, c);
             } else if rotation == 0.0 {
                 svg.text(at, rect.y + rect.h + s.size * 1.1, s, "middle", None, c);
             } else {
@@ -1606,22 +1634,26 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         .and_then(|a| a.format_code.clone())
         .or_else(|| first.series.first().and_then(|s| s.format_code.clone()));
     let fmt_x = x_axis.and_then(|a| a.format_code.clone());
-    let y_scale = Scale::auto(
-        ylo,
-        yhi,
-        y_axis.and_then(|a| a.min),
-        y_axis.and_then(|a| a.max),
-        y_axis.and_then(|a| a.major_unit),
-        (b.h * 0.8 / (ys * 2.0)).floor().clamp(2.0, 10.0),
+    let y_scale = axis_scale(
+        y_axis,
+        (ylo, yhi),
+        interval_room(b.h * 0.8, false, ys, wide, &[]),
         false,
     );
-    let x_scale = Scale::auto(
-        xlo,
-        xhi,
-        x_axis.and_then(|a| a.min),
-        x_axis.and_then(|a| a.max),
-        x_axis.and_then(|a| a.major_unit),
-        (b.w * 0.8 / (xs * 4.0)).floor().clamp(2.0, 10.0),
+    let x_scale = axis_scale(
+        x_axis,
+        (xlo, xhi),
+        interval_room(
+            b.w * 0.8,
+            true,
+            xs,
+            wide,
+            &[xlo, xhi]
+                .into_iter()
+                .filter(|v| v.is_finite())
+                .map(|v| format_number(v, fmt_x.as_deref()))
+                .collect::<Vec<_>>(),
+        ),
         false,
     );
     let left = shown(y_axis).filter(|a| a.labels).map_or(0.0, |a| {
@@ -1741,7 +1773,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         if a.labels {
             for t in y_scale.ticks() {
                 svg.text(
-                    rect.x - a.text.size * 0.3,
+                    rect.x - LABEL_GAP,
                     py(t) + a.text.size * 0.35,
                     &a.text,
                     "end",

@@ -81,6 +81,23 @@ fn rects(svg: &str, fill: &str) -> Vec<[f64; 4]> {
         .collect()
 }
 
+/// Sets the tick label size of every axis of `c` (a deck's `c:txPr` would).
+fn axis_text(c: &mut Chart, size: f64) {
+    for a in &mut c.axes {
+        a.text.size = size;
+    }
+}
+
+/// Asserts that each of `labels` is drawn centred (the ticks of a horizontal axis).
+fn assert_middle_labels(out: &str, labels: &[&str]) {
+    for l in labels {
+        assert!(
+            out.contains(&format!("text-anchor=\"middle\">{l}</text>")),
+            "{l}: {out}"
+        );
+    }
+}
+
 fn count(hay: &str, needle: &str) -> usize {
     hay.matches(needle).count()
 }
@@ -522,12 +539,7 @@ fn fixed_bounds_number_formats_and_value_labels() {
         assert!(out.contains(&format!(">{t}</text>")), "{t}");
     }
     assert!(!out.contains(">100%</text>") && !out.contains(">0%</text>"));
-    for v in ["0.3", "0.5", "0.7"] {
-        assert!(
-            out.contains(&format!("text-anchor=\"middle\">{v}</text>")),
-            "{v}: {out}"
-        );
-    }
+    assert_middle_labels(&out, &["0.3", "0.5", "0.7"]);
 }
 
 #[test]
@@ -554,7 +566,7 @@ fn crowded_category_labels_are_turned_not_dropped() {
     }
 }
 
-/// Column chart with four Cyrillic categories (`shapecrawler-013`'s second chart).
+/// Column chart with four Cyrillic categories (`shapecrawler-013`'s top right chart).
 fn cyrillic_columns() -> Chart {
     let cats = ["Категория 1", "Категория 2", "Категория 3", "Категория 4"];
     let plot = format!(
@@ -566,12 +578,11 @@ fn cyrillic_columns() -> Chart {
             &[Some(4.3), Some(2.5), Some(3.5), Some(4.5)],
             ""
         ),
-        cat_val_axes("")
+        // Whole units, as on the deck (its title and legend leave a shorter axis).
+        cat_val_axes(r#"<c:majorUnit val="1"/>"#)
     );
     let mut c = parse(&plot, "");
-    for a in &mut c.axes {
-        a.text.size = 12.0;
-    }
+    axis_text(&mut c, 12.0);
     c
 }
 
@@ -608,6 +619,87 @@ fn labels_are_measured_in_the_drawing_typeface() {
     assert_eq!(super::render::font_width_scale("'pptx-x','Carlito'"), 1.0);
     assert!(super::render::font_width_scale("'Verdana','DejaVu Sans'") > 1.2);
     assert_eq!(super::render::font_width_scale("'Unknown'"), 1.0);
+}
+
+/// The value-axis tick labels of an SVG: `<text>` elements anchored at their end.
+fn end_labels(out: &str) -> Vec<String> {
+    out.split("<text ")
+        .skip(1)
+        .filter(|t| t.contains("text-anchor=\"end\"") && !t.contains("rotate("))
+        .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].to_owned())
+        .collect()
+}
+
+#[test]
+fn value_axes_take_up_to_ten_intervals_as_room_allows() {
+    // 824, 690, 542 on a 135 pt tall chart of 9 pt labels: 0 to 900 by 100, as
+    // PowerPoint and LibreOffice draw it, not 0 to 1000 by 500.
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &CATS, &[Some(824.0), Some(690.0), Some(542.0)], ""),
+        cat_val_axes("")
+    );
+    let mut c = parse(&plot, "");
+    axis_text(&mut c, 9.0);
+    let labels = end_labels(&svg(&c, 300.0, 135.0));
+    assert_eq!(labels.first().map(String::as_str), Some("0"), "{labels:?}");
+    assert_eq!(labels.get(1).map(String::as_str), Some("100"), "{labels:?}");
+    assert_eq!(labels.last().map(String::as_str), Some("900"), "{labels:?}");
+    // A short axis still holds fewer: one label height per interval at least.
+    let short = end_labels(&svg(&c, 300.0, 50.0));
+    assert!(short.len() <= 5, "{short:?}");
+
+    // Across a bubble chart's x axis the labels' own width sets the room: 50 to 300
+    // on 330 pt runs 0 to 350 by 50.
+    let xs = [50.0, 75.0, 225.0, 300.0];
+    let pts = |v: &[f64]| -> String {
+        v.iter()
+            .enumerate()
+            .map(|(i, v)| format!(r#"<c:pt idx="{i}"><c:v>{v}</c:v></c:pt>"#))
+            .collect()
+    };
+    let series = format!(
+        r#"<c:ser><c:idx val="0"/><c:xVal><c:numLit><c:ptCount val="4"/>{}</c:numLit></c:xVal><c:yVal><c:numLit><c:ptCount val="4"/>{}</c:numLit></c:yVal><c:bubbleSize><c:numLit><c:ptCount val="4"/>{}</c:numLit></c:bubbleSize></c:ser>"#,
+        pts(&xs),
+        pts(&[20.0, 70.0, 40.0, 27.0]),
+        pts(&[60.0, 50.0, 75.0, 125.0])
+    );
+    let axes = r#"<c:valAx><c:axId val="1"/><c:axPos val="b"/><c:crossAx val="2"/></c:valAx><c:valAx><c:axId val="2"/><c:axPos val="l"/><c:crossAx val="1"/></c:valAx>"#;
+    let mut bubble = parse(
+        &format!(r#"<c:bubbleChart>{series}{AXES}</c:bubbleChart>{axes}"#),
+        "",
+    );
+    axis_text(&mut bubble, 12.0);
+    let out = svg(&bubble, 330.0, 200.0);
+    assert_middle_labels(&out, &["50", "150", "350"]);
+}
+
+#[test]
+fn large_tick_labels_keep_a_one_millimetre_gap_to_the_axis() {
+    // 16 pt labels beside an inner plot area placed 12 pt from the frame's edge
+    // (`shapecrawler-025_chart`): the gap stays 1 mm, so a one-digit label still fits.
+    let plot = format!(
+        r#"<c:layout><c:manualLayout><c:layoutTarget val="inner"/><c:xMode val="edge"/><c:yMode val="edge"/><c:x val="0.04"/><c:y val="0.05"/><c:w val="0.9"/><c:h val="0.8"/></c:manualLayout></c:layout><c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        cat_val_axes("")
+    );
+    let mut c = parse(&plot, "");
+    axis_text(&mut c, 16.0);
+    let out = svg(&c, 300.0, 200.0);
+    let x = text_attrs(&out, "0", "x")[0];
+    assert!((x - (12.0 - 2.83)).abs() < 0.01, "{out}");
+}
+
+/// The attribute `attr` of every `<text>` whose content is `label`, in order.
+fn text_attrs(out: &str, label: &str, attr: &str) -> Vec<f64> {
+    out.split("<text ")
+        .filter(|t| t.contains(&format!(">{label}</text>")))
+        .map(|t| {
+            let key = format!("{attr}=\"");
+            let at = t.find(&key).unwrap() + key.len();
+            t[at..at + t[at..].find('"').unwrap()].parse().unwrap()
+        })
+        .collect()
 }
 
 #[test]
