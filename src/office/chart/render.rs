@@ -1458,6 +1458,20 @@ fn bars<'c>(
     }
 }
 
+/// Where the data label of a point at `(x, y)` goes and how it is anchored, by its
+/// `c:dLblPos` (to the right when unset: the default of line, scatter and bubble
+/// labels; `ctr` centres it on the point or bubble).
+fn point_label_at(l: &DataLabels, x: f64, y: f64) -> (f64, f64, &'static str) {
+    let size = l.text.size;
+    match l.position.as_deref().unwrap_or("r") {
+        "t" => (x, y - size * 0.5, "middle"),
+        "b" => (x, y + size * 1.2, "middle"),
+        "l" => (x - size * 0.5, y + size * 0.35, "end"),
+        "ctr" => (x, y + size * 0.35, "middle"),
+        _ => (x + size * 0.5, y + size * 0.35, "start"),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn lines<'c>(
     svg: &mut Svg,
@@ -1537,14 +1551,7 @@ fn lines<'c>(
                 let (x, y) = xy(*i, *t);
                 let raw = s.values.get(*i).copied().flatten().unwrap_or(0.0);
                 let text = label_text(l, s, *i, raw, None, categories.get(*i).map(String::as_str));
-                let size = l.text.size;
-                let (lx, ly, anchor) = match l.position.as_deref().unwrap_or("r") {
-                    "t" => (x, y - size * 0.5, "middle"),
-                    "b" => (x, y + size * 1.2, "middle"),
-                    "l" => (x - size * 0.5, y + size * 0.35, "end"),
-                    "ctr" => (x, y + size * 0.35, "middle"),
-                    _ => (x + size * 0.5, y + size * 0.35, "start"),
-                };
+                let (lx, ly, anchor) = point_label_at(l, x, y);
                 labels.push((lx, ly, &l.text, anchor, text));
             }
         }
@@ -1713,7 +1720,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         .flat_map(|s| s.sizes.iter().flatten())
         .map(|v| v.abs())
         .fold(0.0, f64::max);
-    let mut labels: Vec<(f64, f64, &TextStyle, String)> = Vec::new();
+    let mut labels: Vec<(f64, f64, &TextStyle, &str, String)> = Vec::new();
     for p in &plots {
         for s in &p.series {
             let pts: Vec<(usize, f64, f64)> = s
@@ -1759,12 +1766,8 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                         None,
                         s.categories.get(*i).map(String::as_str),
                     );
-                    labels.push((
-                        *x + l.text.size * 0.5,
-                        *y + l.text.size * 0.35,
-                        &l.text,
-                        text,
-                    ));
+                    let (lx, ly, anchor) = point_label_at(l, *x, *y);
+                    labels.push((lx, ly, &l.text, anchor, text));
                 }
             }
         }
@@ -1833,8 +1836,8 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             );
         }
     }
-    for (x, y, s, t) in labels {
-        svg.text(x, y, s, "start", None, &t);
+    for (x, y, s, anchor, t) in labels {
+        svg.text(x, y, s, anchor, None, &t);
     }
 }
 

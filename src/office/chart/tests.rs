@@ -734,6 +734,45 @@ fn title_and_legend_sit_where_libreoffice_puts_them() {
 }
 
 #[test]
+fn bubble_labels_follow_their_position() {
+    // `c:dLblPos val="ctr"` centres each value on its bubble (`shapecrawler-021`); without
+    // a position the label stands to the right of the point.
+    let series = |pos: &str| {
+        format!(
+            r#"<c:ser><c:idx val="0"/><c:dLbls>{pos}<c:showVal val="1"/></c:dLbls><c:xVal><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>50</c:v></c:pt><c:pt idx="1"><c:v>300</c:v></c:pt></c:numLit></c:xVal><c:yVal><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>20.5</c:v></c:pt><c:pt idx="1"><c:v>70.5</c:v></c:pt></c:numLit></c:yVal><c:bubbleSize><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>60</c:v></c:pt><c:pt idx="1"><c:v>125</c:v></c:pt></c:numLit></c:bubbleSize></c:ser>"#
+        )
+    };
+    let axes = r#"<c:valAx><c:axId val="1"/><c:axPos val="b"/><c:crossAx val="2"/></c:valAx><c:valAx><c:axId val="2"/><c:axPos val="l"/><c:crossAx val="1"/></c:valAx>"#;
+    let draw = |pos: &str| {
+        let c = parse(
+            &format!(
+                r#"<c:bubbleChart>{}{AXES}</c:bubbleChart>{axes}"#,
+                series(pos)
+            ),
+            "",
+        );
+        svg(&c, 400.0, 300.0)
+    };
+    let centred = draw(r#"<c:dLblPos val="ctr"/>"#);
+    let cx: Vec<f64> = text_attrs(&centred, "70.5", "x");
+    let bubble = centred
+        .split("class=\"bubble\"")
+        .nth(2)
+        .expect("two bubbles");
+    let at = bubble.find("cx=\"").unwrap() + 4;
+    let bx: f64 = bubble[at..at + bubble[at..].find('"').unwrap()]
+        .parse()
+        .unwrap();
+    assert!((cx[0] - bx).abs() < 0.01, "{centred}");
+    assert!(centred.contains("text-anchor=\"middle\">70.5</text>"));
+    let right = draw("");
+    assert!(
+        right.contains("text-anchor=\"start\">70.5</text>"),
+        "{right}"
+    );
+}
+
+#[test]
 fn theme_cycle_sp_pr_and_3d_charts() {
     let red = r#"<c:spPr><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill></c:spPr>"#;
     let mut series = String::new();
