@@ -193,7 +193,7 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
     let left = if ser_labels {
         names
             .iter()
-            .map(|t| text_width(t, ss.size))
+            .map(|t| text_width(t, ss.size) * svg.wide)
             .fold(0.0, f64::max)
             .min(b.w * 0.3)
             + ss.size * 0.6
@@ -212,7 +212,7 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
     // The first and last categories sit on the plot's edges: room for half their labels.
     let half = |i: usize| {
         if cat_labels {
-            text_width(&cat_names[i], cs.size) / 2.0
+            text_width(&cat_names[i], cs.size) * svg.wide / 2.0
         } else {
             0.0
         }

@@ -2,7 +2,8 @@
 //!
 //! The output is deterministic (numbers rounded to hundredths, no ids), all text is
 //! escaped, and its size is bounded by the parser's caps on series and points. Text is
-//! measured by an estimate from the font size ([`text_width`]).
+//! measured by an estimate from the font size ([`text_width`]) scaled to the drawing
+//! typeface ([`font_width_scale`]).
 //!
 //! Layout, as Office does it in the common case: the title on top, the legend on its
 //! side, the plot area in what is left (or where `c:manualLayout` puts it), with room
@@ -69,6 +70,10 @@ pub fn accessible_label(c: &Chart) -> String {
 
 /// Most characters of one label that are drawn.
 const MAX_LABEL: usize = 60;
+/// The gap between an axis and the labels beside it, in points: 1 mm, whatever the
+/// label size (LibreOffice's renderings of PowerPoint charts keep it so; a gap in ems
+/// pushes large labels out of a tight manual layout).
+const LABEL_GAP: f64 = 2.83;
 /// Most legend entries drawn.
 const MAX_LEGEND: usize = 64;
 
@@ -83,7 +88,10 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
     if !drawn && !authored_empty {
         return None;
     }
-    let mut svg = Svg::default();
+    let mut svg = Svg {
+        out: String::new(),
+        wide: font_width_scale(opts.font_family),
+    };
     let _ = write!(
         svg.out,
         "<svg class=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\"{} preserveAspectRatio=\"none\" font-family=\"{}\" aria-hidden=\"true\">",
@@ -106,18 +114,24 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
             bg.hex()
         );
     }
+    // Margins as LibreOffice lays out PowerPoint's charts (measured on real decks): 2 %
+    // of the height above the title (or the plot), a little over 1 % below the legend,
+    // the title's baseline 1.3 title sizes below its top and the plot about 2.1 title
+    // sizes below that; the sides keep 3 % of the smaller dimension.
     let pad = (w.min(h) * 0.03).clamp(3.0, 10.0);
+    let (top, bottom) = (h * 0.015, h * 0.008);
     let mut area = Rect {
         x: pad,
-        y: pad,
+        y: top,
         w: w - 2.0 * pad,
-        h: h - 2.0 * pad,
+        h: h - top - bottom,
     };
     if let Some(t) = &chart.title {
         let s = &chart.title_style;
-        svg.text(w / 2.0, pad + s.size * 0.9, s, "middle", None, t);
-        area.y += s.size * 1.3 + pad * 0.5;
-        area.h -= s.size * 1.3 + pad * 0.5;
+        svg.text(w / 2.0, top + s.size * 1.35, s, "middle", None, t);
+        let band = (s.size * 2.2).min(area.h * 0.4);
+        area.y += band;
+        area.h -= band;
     }
     if authored_empty {
         // The chart area as the author left it: its fill and title, no plot.
@@ -200,9 +214,10 @@ pub(super) fn n(v: f64) -> String {
     }
 }
 
-/// The estimated width of `text` at `size` points: per-character advances close to
-/// Calibri's (narrow letters a quarter em, capitals and digits about half, wide letters
-/// and CJK more).
+/// The estimated width of `text` at `size` points in Calibri: per-character advances
+/// close to Calibri's (narrow letters a quarter em, capitals and digits about half, wide
+/// letters and CJK more; Cyrillic like the Latin letters of its shapes). Other typefaces
+/// scale it by [`font_width_scale`].
 pub fn text_width(text: &str, size: f64) -> f64 {
     let em: f64 = text
         .chars()
@@ -215,6 +230,13 @@ pub fn text_width(text: &str, size: f64) -> f64 {
             '0'..='9' => 0.507,
             c if c.is_ascii_uppercase() => 0.58,
             c if c.is_ascii() => 0.48,
+            // Cyrillic: the wide letters (ж м ш щ ы ю ф and their capitals), the narrow
+            // г and т, else the widths of Latin capitals and lower case.
+            'Ж' | 'М' | 'Ш' | 'Щ' | 'Ы' | 'Ю' | 'Ф' => 0.85,
+            'ж' | 'м' | 'ш' | 'щ' | 'ы' | 'ю' | 'ф' => 0.7,
+            'г' | 'т' => 0.37,
+            '\u{410}'..='\u{42F}' => 0.58,
+            '\u{430}'..='\u{44F}' => 0.48,
             c if (c as u32) >= 0x2E80 => 1.0,
             _ => 0.55,
         })
@@ -222,10 +244,38 @@ pub fn text_width(text: &str, size: f64) -> f64 {
     em * size
 }
 
+/// How much wider than Calibri the first typeface of a CSS font stack that the table
+/// knows sets ordinary text (Latin words and figures), so that labels are measured in
+/// the font they are drawn in. Faces the table does not know (an embedded face's alias,
+/// a font that is not installed and falls through) are skipped; with none known, 1.
+/// The ratios are those of the metric-compatible faces a browser substitutes (Carlito,
+/// Liberation, DejaVu) over a sample of chart text.
+pub fn font_width_scale(stack: &str) -> f64 {
+    stack
+        .split(',')
+        .map(|f| {
+            f.trim()
+                .trim_matches(|c| c == '\'' || c == '"')
+                .to_ascii_lowercase()
+        })
+        .find_map(|f| match f.as_str() {
+            "carlito" | "calibri" => Some(1.0),
+            "liberation sans" | "arial" | "arimo" | "helvetica" => Some(1.125),
+            "liberation sans narrow" | "arial narrow" => Some(0.92),
+            "liberation serif" | "times new roman" | "tinos" => Some(1.01),
+            "dejavu sans" | "verdana" => Some(1.26),
+            "caladea" | "cambria" => Some(0.96),
+            "gelasio" | "georgia" => Some(1.08),
+            _ => None,
+        })
+        .unwrap_or(1.0)
+}
+
 /// The SVG being written.
-#[derive(Default)]
 pub(super) struct Svg {
     pub(super) out: String,
+    /// The drawing typeface's width over Calibri's ([`font_width_scale`]).
+    pub(super) wide: f64,
 }
 
 impl Svg {
@@ -397,10 +447,12 @@ fn legend(
     pad: f64,
     w: f64,
 ) -> Rect {
+    let wide = svg.wide;
     let s = &l.text;
     let key = s.size * 0.7;
     let row_h = s.size * 1.45;
-    let item_w = |e: &Entry<'_>| key + s.size * 0.35 + text_width(&e.label, s.size) + s.size * 0.9;
+    let item_w =
+        |e: &Entry<'_>| key + s.size * 0.35 + text_width(&e.label, s.size) * wide + s.size * 0.9;
     let draw = |svg: &mut Svg, e: &Entry<'_>, x: f64, y: f64| {
         let mid = y + row_h / 2.0;
         if e.line {
@@ -445,9 +497,11 @@ fn legend(
                     x += item_w(e);
                 }
             }
-            rest.h -= total_h + pad * 0.5;
+            // A row legend keeps most of an em from the plot's labels.
+            let band = total_h + pad * 0.5 + s.size * 0.5;
+            rest.h -= band;
             if l.position == "t" {
-                rest.y += total_h + pad * 0.5;
+                rest.y += band;
             }
         }
         pos => {
@@ -743,12 +797,54 @@ struct ValueScale<'c> {
     secondary: bool,
 }
 
+/// How many intervals an axis of length `len` has room for, at most ten: one label
+/// height per interval up a vertical axis, the widest label and a gap of one em across a
+/// horizontal one (`labels` are the texts of its extreme values, measured at `size` in a
+/// typeface `wide` times Calibri's). PowerPoint and LibreOffice both stop at about ten
+/// intervals and pack them that densely when the axis is short.
+fn interval_room(len: f64, across: bool, size: f64, wide: f64, labels: &[String]) -> f64 {
+    let per = if across {
+        labels
+            .iter()
+            .map(|l| text_width(l, size) * wide)
+            .fold(size, f64::max)
+            + size
+    } else {
+        size * 1.15
+    };
+    (len / per).floor().clamp(2.0, 10.0)
+}
+
+/// The scale of `axis` (its fixed bounds and unit, when set) over data from `lo` to `hi`.
+fn axis_scale(axis: Option<&Axis>, (lo, hi): (f64, f64), intervals: f64, percent: bool) -> Scale {
+    Scale::auto(
+        lo,
+        hi,
+        axis.and_then(|a| a.min),
+        axis.and_then(|a| a.max),
+        axis.and_then(|a| a.major_unit),
+        intervals,
+        percent,
+    )
+}
+
+/// Where a value axis is drawn, which sets how many intervals fit on it.
+#[derive(Clone, Copy)]
+struct AxisRoom {
+    /// Its length in points.
+    len: f64,
+    /// It runs across (the value axis of bars), so labels stand side by side.
+    across: bool,
+    /// The drawing typeface's width over Calibri's.
+    wide: f64,
+}
+
 /// The scale of the value axis `id` over the plots measured on it.
 fn value_scale<'c>(
     chart: &'c Chart,
     plots: &[&'c Plot],
     id: Option<u32>,
-    intervals: f64,
+    room: AxisRoom,
     secondary: bool,
 ) -> ValueScale<'c> {
     let axis = id.and_then(|id| chart.axis(id));
@@ -764,15 +860,6 @@ fn value_scale<'c>(
         }
     }
     let percent = mine.iter().any(|p| p.grouping == Grouping::PercentStacked);
-    let scale = Scale::auto(
-        lo,
-        hi,
-        axis.and_then(|a| a.min),
-        axis.and_then(|a| a.max),
-        axis.and_then(|a| a.major_unit),
-        intervals,
-        percent,
-    );
     let format = axis
         .and_then(|a| a.format_code.clone())
         .or_else(|| percent.then(|| "0%".to_owned()))
@@ -781,6 +868,22 @@ fn value_scale<'c>(
                 .flat_map(|p| p.series.iter())
                 .find_map(|s| s.format_code.clone())
         });
+    let size = axis.map_or(chart.text.size, |a| a.text.size);
+    let extremes: Vec<String> = if percent {
+        vec![1.0, -1.0]
+    } else {
+        vec![lo, hi]
+    }
+    .into_iter()
+    .filter(|v| v.is_finite())
+    .map(|v| format_number(v, format.as_deref()))
+    .collect();
+    let scale = axis_scale(
+        axis,
+        (lo, hi),
+        interval_room(room.len, room.across, size, room.wide, &extremes),
+        percent,
+    );
     ValueScale {
         axis,
         scale,
@@ -789,12 +892,14 @@ fn value_scale<'c>(
     }
 }
 
-/// How category labels are turned to fit.
+/// How category labels are turned to fit: level while the widest one fits its slot
+/// with a hair of space (PowerPoint and LibreOffice turn them only when neighbours would
+/// touch), else −45°, else −90°.
 fn label_rotation(slot: f64, widest: f64, size: f64, fixed: Option<f64>) -> f64 {
     if let Some(r) = fixed {
         return r;
     }
-    if widest + size * 0.3 <= slot {
+    if widest + size * 0.1 <= slot {
         0.0
     } else if slot >= size * 1.45 {
         -45.0
@@ -810,6 +915,7 @@ fn rotated_height(widest: f64, size: f64, rotation: f64) -> f64 {
 }
 
 fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
+    let wide = svg.wide;
     let plots: Vec<&Plot> = chart
         .plots
         .iter()
@@ -869,43 +975,23 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     let cat_style = cat_axis.map_or(chart.text, |a| a.text);
     let cat_title = shown(cat_axis).and_then(|a| a.title.as_deref().map(|t| (t, a.title_style)));
 
-    // Value axes: the interval count follows the axis length, about one interval per
-    // two label heights up the axis (one and a half label widths across it, for bars).
+    // Value axes: the interval count follows the axis length ([`interval_room`]), first
+    // estimated from the plot box, then from the plot rectangle.
+    let room = |len: f64| AxisRoom {
+        len,
+        across: horizontal,
+        wide,
+    };
     let value_len_hint = if horizontal { b.w * 0.8 } else { b.h * 0.8 };
-    let size_of = |id: Option<u32>| {
-        id.and_then(|id| chart.axis(id))
-            .map_or(chart.text.size, |a| a.text.size)
-    };
-    let intervals = |id: Option<u32>, len: f64| {
-        let per = if horizontal {
-            size_of(id) * 3.5
-        } else {
-            size_of(id) * 2.0
-        };
-        (len / per).floor().clamp(2.0, 10.0)
-    };
-    let mut primary = value_scale(
-        chart,
-        &plots,
-        primary_id,
-        intervals(primary_id, value_len_hint),
-        false,
-    );
-    let secondary = secondary_id.map(|id| {
-        value_scale(
-            chart,
-            &plots,
-            Some(id),
-            intervals(Some(id), value_len_hint),
-            true,
-        )
-    });
+    let mut primary = value_scale(chart, &plots, primary_id, room(value_len_hint), false);
+    let secondary =
+        secondary_id.map(|id| value_scale(chart, &plots, Some(id), room(value_len_hint), true));
     let label_w = |v: &ValueScale<'_>| {
         shown(v.axis).filter(|a| a.labels).map_or(0.0, |a| {
             v.scale
                 .ticks()
                 .iter()
-                .map(|t| text_width(&format_number(*t, v.format.as_deref()), a.text.size))
+                .map(|t| text_width(&format_number(*t, v.format.as_deref()), a.text.size) * wide)
                 .fold(0.0, f64::max)
                 + a.text.size * 0.5
         })
@@ -919,7 +1005,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     // The plot rectangle.
     let widest_cat = categories
         .iter()
-        .map(|c| text_width(c, cat_style.size))
+        .map(|c| text_width(c, cat_style.size) * wide)
         .fold(0.0, f64::max);
     let mut rect = b;
     let mut rotation = 0.0;
@@ -942,6 +1028,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 w: (b.w - left - b.w * 0.02).max(1.0),
                 h: (b.h - bottom - top).max(1.0),
             };
+            primary = value_scale(chart, &plots, primary_id, room(rect.w), false);
         }
     } else {
         let left = label_w(&primary) + title_band(primary.axis);
@@ -967,13 +1054,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 h: (b.h - bottom - cat_style.size * 0.5).max(1.0),
             };
             // Recompute the scale for the real axis length.
-            primary = value_scale(
-                chart,
-                &plots,
-                primary_id,
-                intervals(primary_id, rect.h),
-                false,
-            );
+            primary = value_scale(chart, &plots, primary_id, room(rect.h), false);
         } else {
             let slot = rect.w / count as f64;
             rotation = cat_shown.map_or(0.0, |_| {
@@ -983,7 +1064,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     }
     let secondary = secondary_id.map(|id| {
         let len = if horizontal { rect.w } else { rect.h };
-        value_scale(chart, &plots, Some(id), intervals(Some(id), len), true)
+        value_scale(chart, &plots, Some(id), room(len), true)
     });
 
     // Where a value lands: y for columns, x for bars.
@@ -1130,7 +1211,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                     svg.text(at, y, s, "middle", None, &text);
                 } else if far {
                     svg.text(
-                        rect.x + rect.w + s.size * 0.3,
+                        rect.x + rect.w + LABEL_GAP,
                         at + s.size * 0.35,
                         s,
                         "start",
@@ -1139,7 +1220,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                     );
                 } else {
                     svg.text(
-                        rect.x - s.size * 0.3,
+                        rect.x - LABEL_GAP,
                         at + s.size * 0.35,
                         s,
                         "end",
@@ -1175,7 +1256,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         for (i, c) in categories.iter().enumerate() {
             let at = along(i as f64);
             if horizontal {
-                svg.text(rect.x - s.size * 0.3, at + s.size * 0.35, s, "end", None, c);
+                svg.text(rect.x - LABEL_GAP, at + s.size * 0.35, s, "end", None, c);
             } else if rotation == 0.0 {
                 svg.text(at, rect.y + rect.h + s.size * 1.1, s, "middle", None, c);
             } else {
@@ -1408,6 +1489,20 @@ fn bars<'c>(
     }
 }
 
+/// Where the data label of a point at `(x, y)` goes and how it is anchored, by its
+/// `c:dLblPos` (to the right when unset: the default of line, scatter and bubble
+/// labels; `ctr` centres it on the point or bubble).
+fn point_label_at(l: &DataLabels, x: f64, y: f64) -> (f64, f64, &'static str) {
+    let size = l.text.size;
+    match l.position.as_deref().unwrap_or("r") {
+        "t" => (x, y - size * 0.5, "middle"),
+        "b" => (x, y + size * 1.2, "middle"),
+        "l" => (x - size * 0.5, y + size * 0.35, "end"),
+        "ctr" => (x, y + size * 0.35, "middle"),
+        _ => (x + size * 0.5, y + size * 0.35, "start"),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn lines<'c>(
     svg: &mut Svg,
@@ -1487,14 +1582,7 @@ fn lines<'c>(
                 let (x, y) = xy(*i, *t);
                 let raw = s.values.get(*i).copied().flatten().unwrap_or(0.0);
                 let text = label_text(l, s, *i, raw, None, categories.get(*i).map(String::as_str));
-                let size = l.text.size;
-                let (lx, ly, anchor) = match l.position.as_deref().unwrap_or("r") {
-                    "t" => (x, y - size * 0.5, "middle"),
-                    "b" => (x, y + size * 1.2, "middle"),
-                    "l" => (x - size * 0.5, y + size * 0.35, "end"),
-                    "ctr" => (x, y + size * 0.35, "middle"),
-                    _ => (x + size * 0.5, y + size * 0.35, "start"),
-                };
+                let (lx, ly, anchor) = point_label_at(l, x, y);
                 labels.push((lx, ly, &l.text, anchor, text));
             }
         }
@@ -1544,6 +1632,7 @@ fn smooth_path(points: &[(f64, f64)]) -> String {
 // ----- scatter and bubble ------------------------------------------------------------
 
 fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
+    let wide = svg.wide;
     let plots: Vec<&Plot> = chart
         .plots
         .iter()
@@ -1591,29 +1680,33 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         .and_then(|a| a.format_code.clone())
         .or_else(|| first.series.first().and_then(|s| s.format_code.clone()));
     let fmt_x = x_axis.and_then(|a| a.format_code.clone());
-    let y_scale = Scale::auto(
-        ylo,
-        yhi,
-        y_axis.and_then(|a| a.min),
-        y_axis.and_then(|a| a.max),
-        y_axis.and_then(|a| a.major_unit),
-        (b.h * 0.8 / (ys * 2.0)).floor().clamp(2.0, 10.0),
+    let y_scale = axis_scale(
+        y_axis,
+        (ylo, yhi),
+        interval_room(b.h * 0.8, false, ys, wide, &[]),
         false,
     );
-    let x_scale = Scale::auto(
-        xlo,
-        xhi,
-        x_axis.and_then(|a| a.min),
-        x_axis.and_then(|a| a.max),
-        x_axis.and_then(|a| a.major_unit),
-        (b.w * 0.8 / (xs * 4.0)).floor().clamp(2.0, 10.0),
+    let x_scale = axis_scale(
+        x_axis,
+        (xlo, xhi),
+        interval_room(
+            b.w * 0.8,
+            true,
+            xs,
+            wide,
+            &[xlo, xhi]
+                .into_iter()
+                .filter(|v| v.is_finite())
+                .map(|v| format_number(v, fmt_x.as_deref()))
+                .collect::<Vec<_>>(),
+        ),
         false,
     );
     let left = shown(y_axis).filter(|a| a.labels).map_or(0.0, |a| {
         y_scale
             .ticks()
             .iter()
-            .map(|t| text_width(&format_number(*t, fmt_y.as_deref()), a.text.size))
+            .map(|t| text_width(&format_number(*t, fmt_y.as_deref()), a.text.size) * wide)
             .fold(0.0, f64::max)
             + a.text.size * 0.5
     }) + shown(y_axis)
@@ -1658,7 +1751,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         .flat_map(|s| s.sizes.iter().flatten())
         .map(|v| v.abs())
         .fold(0.0, f64::max);
-    let mut labels: Vec<(f64, f64, &TextStyle, String)> = Vec::new();
+    let mut labels: Vec<(f64, f64, &TextStyle, &str, String)> = Vec::new();
     for p in &plots {
         for s in &p.series {
             let pts: Vec<(usize, f64, f64)> = s
@@ -1704,12 +1797,8 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                         None,
                         s.categories.get(*i).map(String::as_str),
                     );
-                    labels.push((
-                        *x + l.text.size * 0.5,
-                        *y + l.text.size * 0.35,
-                        &l.text,
-                        text,
-                    ));
+                    let (lx, ly, anchor) = point_label_at(l, *x, *y);
+                    labels.push((lx, ly, &l.text, anchor, text));
                 }
             }
         }
@@ -1726,7 +1815,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         if a.labels {
             for t in y_scale.ticks() {
                 svg.text(
-                    rect.x - a.text.size * 0.3,
+                    rect.x - LABEL_GAP,
                     py(t) + a.text.size * 0.35,
                     &a.text,
                     "end",
@@ -1778,14 +1867,15 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             );
         }
     }
-    for (x, y, s, t) in labels {
-        svg.text(x, y, s, "start", None, &t);
+    for (x, y, s, anchor, t) in labels {
+        svg.text(x, y, s, anchor, None, &t);
     }
 }
 
 // ----- radar -------------------------------------------------------------------------
 
 fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
+    let wide = svg.wide;
     let count = p.series.iter().map(|s| s.values.len()).max().unwrap_or(0);
     if count < 3 {
         return;
@@ -1803,7 +1893,7 @@ fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
         .collect();
     let widest = cats
         .iter()
-        .map(|c| text_width(c, cs.size))
+        .map(|c| text_width(c, cs.size) * wide)
         .fold(0.0, f64::max);
     let r = ((b.w / 2.0 - widest - cs.size).min(b.h / 2.0 - cs.size * 1.8)).max(b.w.min(b.h) * 0.2);
     let (cx, cy) = (b.x + b.w / 2.0, b.y + b.h / 2.0);

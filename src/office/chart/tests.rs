@@ -81,6 +81,23 @@ fn rects(svg: &str, fill: &str) -> Vec<[f64; 4]> {
         .collect()
 }
 
+/// Sets the tick label size of every axis of `c` (a deck's `c:txPr` would).
+fn axis_text(c: &mut Chart, size: f64) {
+    for a in &mut c.axes {
+        a.text.size = size;
+    }
+}
+
+/// Asserts that each of `labels` is drawn centred (the ticks of a horizontal axis).
+fn assert_middle_labels(out: &str, labels: &[&str]) {
+    for l in labels {
+        assert!(
+            out.contains(&format!("text-anchor=\"middle\">{l}</text>")),
+            "{l}: {out}"
+        );
+    }
+}
+
 fn count(hay: &str, needle: &str) -> usize {
     hay.matches(needle).count()
 }
@@ -256,8 +273,9 @@ fn multi_level_categories_label_their_groups() {
         "{out}"
     );
     assert!(clothing.1 > dresses.1 && !clothing.2, "{out}");
-    // Three boundaries (before, between and after the groups) from the axis down.
-    assert_eq!(count(&out, "V291\""), 3, "{out}");
+    // Three boundaries (before, between and after the groups) from the axis down to the
+    // plot box's bottom (0.8 % of the height above the frame's).
+    assert_eq!(count(&out, "V297.6\""), 3, "{out}");
     // Bars: the group labels read upwards, left of the categories.
     let out = svg(&chart("bar", ""), 400.0, 300.0);
     let (dresses, shoes) = (label_at(&out, "Dresses"), label_at(&out, "Shoes"));
@@ -522,12 +540,7 @@ fn fixed_bounds_number_formats_and_value_labels() {
         assert!(out.contains(&format!(">{t}</text>")), "{t}");
     }
     assert!(!out.contains(">100%</text>") && !out.contains(">0%</text>"));
-    for v in ["0.3", "0.5", "0.7"] {
-        assert!(
-            out.contains(&format!("text-anchor=\"middle\">{v}</text>")),
-            "{v}: {out}"
-        );
-    }
+    assert_middle_labels(&out, &["0.3", "0.5", "0.7"]);
 }
 
 #[test]
@@ -552,6 +565,211 @@ fn crowded_category_labels_are_turned_not_dropped() {
             assert_eq!(count(out, &format!(">{cat}</text>")), 1, "{cat}");
         }
     }
+}
+
+/// Column chart with four Cyrillic categories (`shapecrawler-013`'s top right chart).
+fn cyrillic_columns() -> Chart {
+    let cats = ["Категория 1", "Категория 2", "Категория 3", "Категория 4"];
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(
+            0,
+            "S",
+            &cats,
+            &[Some(4.3), Some(2.5), Some(3.5), Some(4.5)],
+            ""
+        ),
+        // Whole units, as on the deck (its title and legend leave a shorter axis).
+        cat_val_axes(r#"<c:majorUnit val="1"/>"#)
+    );
+    let mut c = parse(&plot, "");
+    axis_text(&mut c, 12.0);
+    c
+}
+
+#[test]
+fn category_labels_that_fit_their_slot_stay_level() {
+    // "Категория 1" at 12 pt is about 61 pt in Carlito and 67 pt in Liberation Sans; a
+    // 316 pt chart (the deck's) leaves each of its four categories a slot of about 71 pt, so neither
+    // face turns them (LibreOffice draws them level).
+    let c = cyrillic_columns();
+    for family in ["Carlito", "'Liberation Sans','Arial',sans-serif"] {
+        let opts = SvgOptions {
+            font_family: family,
+            ..SvgOptions::default()
+        };
+        let out = render_svg(&c, 316.0, 218.0, &opts).expect("drawn");
+        assert!(!out.contains("rotate("), "{family}: {out}");
+    }
+}
+
+#[test]
+fn labels_are_measured_in_the_drawing_typeface() {
+    // At 290 pt the slots are about 64 pt: the labels still fit in Carlito, not in the
+    // wider Liberation Sans (Arial's metrics), which turns them.
+    let c = cyrillic_columns();
+    let draw = |family| {
+        let opts = SvgOptions {
+            font_family: family,
+            ..SvgOptions::default()
+        };
+        render_svg(&c, 290.0, 220.0, &opts).expect("drawn")
+    };
+    assert!(!draw("'pptx-calibri','Carlito',sans-serif").contains("rotate("));
+    assert!(draw("'Aharoni','Liberation Sans',sans-serif").contains("rotate(-45"));
+    assert_eq!(super::render::font_width_scale("'pptx-x','Carlito'"), 1.0);
+    assert!(super::render::font_width_scale("'Verdana','DejaVu Sans'") > 1.2);
+    assert_eq!(super::render::font_width_scale("'Unknown'"), 1.0);
+}
+
+/// The value-axis tick labels of an SVG: `<text>` elements anchored at their end.
+fn end_labels(out: &str) -> Vec<String> {
+    out.split("<text ")
+        .skip(1)
+        .filter(|t| t.contains("text-anchor=\"end\"") && !t.contains("rotate("))
+        .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].to_owned())
+        .collect()
+}
+
+#[test]
+fn value_axes_take_up_to_ten_intervals_as_room_allows() {
+    // 824, 690, 542 on a 135 pt tall chart of 9 pt labels: 0 to 900 by 100, as
+    // PowerPoint and LibreOffice draw it, not 0 to 1000 by 500.
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &CATS, &[Some(824.0), Some(690.0), Some(542.0)], ""),
+        cat_val_axes("")
+    );
+    let mut c = parse(&plot, "");
+    axis_text(&mut c, 9.0);
+    let labels = end_labels(&svg(&c, 300.0, 135.0));
+    assert_eq!(labels.first().map(String::as_str), Some("0"), "{labels:?}");
+    assert_eq!(labels.get(1).map(String::as_str), Some("100"), "{labels:?}");
+    assert_eq!(labels.last().map(String::as_str), Some("900"), "{labels:?}");
+    // A short axis still holds fewer: one label height per interval at least.
+    let short = end_labels(&svg(&c, 300.0, 50.0));
+    assert!(short.len() <= 5, "{short:?}");
+
+    // Across a bubble chart's x axis the labels' own width sets the room: 50 to 300
+    // on 330 pt runs 0 to 350 by 50.
+    let xs = [50.0, 75.0, 225.0, 300.0];
+    let pts = |v: &[f64]| -> String {
+        v.iter()
+            .enumerate()
+            .map(|(i, v)| format!(r#"<c:pt idx="{i}"><c:v>{v}</c:v></c:pt>"#))
+            .collect()
+    };
+    let series = format!(
+        r#"<c:ser><c:idx val="0"/><c:xVal><c:numLit><c:ptCount val="4"/>{}</c:numLit></c:xVal><c:yVal><c:numLit><c:ptCount val="4"/>{}</c:numLit></c:yVal><c:bubbleSize><c:numLit><c:ptCount val="4"/>{}</c:numLit></c:bubbleSize></c:ser>"#,
+        pts(&xs),
+        pts(&[20.0, 70.0, 40.0, 27.0]),
+        pts(&[60.0, 50.0, 75.0, 125.0])
+    );
+    let axes = r#"<c:valAx><c:axId val="1"/><c:axPos val="b"/><c:crossAx val="2"/></c:valAx><c:valAx><c:axId val="2"/><c:axPos val="l"/><c:crossAx val="1"/></c:valAx>"#;
+    let mut bubble = parse(
+        &format!(r#"<c:bubbleChart>{series}{AXES}</c:bubbleChart>{axes}"#),
+        "",
+    );
+    axis_text(&mut bubble, 12.0);
+    let out = svg(&bubble, 330.0, 200.0);
+    assert_middle_labels(&out, &["50", "150", "350"]);
+}
+
+#[test]
+fn large_tick_labels_keep_a_one_millimetre_gap_to_the_axis() {
+    // 16 pt labels beside an inner plot area placed 12 pt from the frame's edge
+    // (`shapecrawler-025_chart`): the gap stays 1 mm, so a one-digit label still fits.
+    let plot = format!(
+        r#"<c:layout><c:manualLayout><c:layoutTarget val="inner"/><c:xMode val="edge"/><c:yMode val="edge"/><c:x val="0.04"/><c:y val="0.05"/><c:w val="0.9"/><c:h val="0.8"/></c:manualLayout></c:layout><c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        cat_val_axes("")
+    );
+    let mut c = parse(&plot, "");
+    axis_text(&mut c, 16.0);
+    let out = svg(&c, 300.0, 200.0);
+    let x = text_attrs(&out, "0", "x")[0];
+    assert!((x - (12.0 - 2.83)).abs() < 0.01, "{out}");
+}
+
+/// The attribute `attr` of every `<text>` whose content is `label`, in order.
+fn text_attrs(out: &str, label: &str, attr: &str) -> Vec<f64> {
+    out.split("<text ")
+        .filter(|t| t.contains(&format!(">{label}</text>")))
+        .map(|t| {
+            let key = format!("{attr}=\"");
+            let at = t.find(&key).unwrap() + key.len();
+            t[at..at + t[at..].find('"').unwrap()].parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn title_and_legend_sit_where_libreoffice_puts_them() {
+    // A 300 pt tall chart with an 18.6 pt title and a 12 pt legend at the bottom: the
+    // title's baseline 1.5 % plus 1.35 title sizes down (about 29.6 pt), the plot's top
+    // gridline 2.2 title sizes below the title's top, the legend's baseline within
+    // 8 pt of the bottom edge.
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "Sales", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        cat_val_axes("")
+    );
+    let mut c = parse(
+        &plot,
+        r#"<c:title><c:overlay val="0"/></c:title><c:autoTitleDeleted val="0"/><c:legend><c:legendPos val="b"/></c:legend>"#,
+    );
+    c.title_style.size = 18.6;
+    if let Some(l) = &mut c.legend {
+        l.text.size = 12.0;
+    }
+    axis_text(&mut c, 12.0);
+    let out = svg(&c, 400.0, 300.0);
+    // The title, then the legend entry.
+    let sales = text_attrs(&out, "Sales", "y");
+    assert_eq!(sales.len(), 2, "{out}");
+    assert!((sales[0] - (4.5 + 18.6 * 1.35)).abs() < 0.1, "{sales:?}");
+    let top_label = text_attrs(&out, "6", "y")[0];
+    assert!(top_label > 4.5 + 18.6 * 2.2, "{top_label}");
+    assert!(sales[1] > 300.0 - 8.0 && sales[1] < 300.0, "{sales:?}");
+}
+
+#[test]
+fn bubble_labels_follow_their_position() {
+    // `c:dLblPos val="ctr"` centres each value on its bubble (`shapecrawler-021`); without
+    // a position the label stands to the right of the point.
+    let series = |pos: &str| {
+        format!(
+            r#"<c:ser><c:idx val="0"/><c:dLbls>{pos}<c:showVal val="1"/></c:dLbls><c:xVal><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>50</c:v></c:pt><c:pt idx="1"><c:v>300</c:v></c:pt></c:numLit></c:xVal><c:yVal><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>20.5</c:v></c:pt><c:pt idx="1"><c:v>70.5</c:v></c:pt></c:numLit></c:yVal><c:bubbleSize><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>60</c:v></c:pt><c:pt idx="1"><c:v>125</c:v></c:pt></c:numLit></c:bubbleSize></c:ser>"#
+        )
+    };
+    let axes = r#"<c:valAx><c:axId val="1"/><c:axPos val="b"/><c:crossAx val="2"/></c:valAx><c:valAx><c:axId val="2"/><c:axPos val="l"/><c:crossAx val="1"/></c:valAx>"#;
+    let draw = |pos: &str| {
+        let c = parse(
+            &format!(
+                r#"<c:bubbleChart>{}{AXES}</c:bubbleChart>{axes}"#,
+                series(pos)
+            ),
+            "",
+        );
+        svg(&c, 400.0, 300.0)
+    };
+    let centred = draw(r#"<c:dLblPos val="ctr"/>"#);
+    let cx: Vec<f64> = text_attrs(&centred, "70.5", "x");
+    let bubble = centred
+        .split("class=\"bubble\"")
+        .nth(2)
+        .expect("two bubbles");
+    let at = bubble.find("cx=\"").unwrap() + 4;
+    let bx: f64 = bubble[at..at + bubble[at..].find('"').unwrap()]
+        .parse()
+        .unwrap();
+    assert!((cx[0] - bx).abs() < 0.01, "{centred}");
+    assert!(centred.contains("text-anchor=\"middle\">70.5</text>"));
+    let right = draw("");
+    assert!(
+        right.contains("text-anchor=\"start\">70.5</text>"),
+        "{right}"
+    );
 }
 
 #[test]
