@@ -250,6 +250,10 @@ pub struct Series {
     pub marker: bool,
     /// Marker size in points.
     pub marker_size: f64,
+    /// Marker shape (`c:marker/c:symbol`): `circle`, `square`, `diamond`, `triangle`, `x`,
+    /// `star`, `plus`, `dash` or `dot`; without one, Office's automatic shape for the
+    /// series' index (diamond, square, triangle, x, star, circle, plus in turn).
+    pub marker_symbol: String,
     /// Lines are smoothed.
     pub smooth: bool,
     /// Colours of single points (`c:dPt`).

@@ -324,6 +324,11 @@ fn band_colors(el: Element<'_>, colors: &ColorCtx<'_>) -> Vec<Color> {
     out
 }
 
+/// Office's automatic marker shapes, by series index.
+const AUTO_SYMBOLS: [&str; 7] = [
+    "diamond", "square", "triangle", "x", "star", "circle", "plus",
+];
+
 /// One `c:ser`.
 fn series(
     ser: Element<'_>,
@@ -399,6 +404,14 @@ fn series(
         .and_then(|m| child_num(m, "size"))
         .unwrap_or(5.0)
         .clamp(2.0, 72.0);
+    let marker_symbol = match marker.and_then(|m| child_val(m, "symbol")) {
+        Some(
+            sym @ ("circle" | "square" | "diamond" | "triangle" | "x" | "star" | "plus" | "dash"
+            | "dot"),
+        ) => sym.to_owned(),
+        // `auto`, `picture` (drawn as the automatic shape) or no symbol.
+        _ => AUTO_SYMBOLS[idx % AUTO_SYMBOLS.len()].to_owned(),
+    };
     let explosion = child_num(ser, "explosion").unwrap_or(0.0).clamp(0.0, 400.0);
     let mut points: Vec<PointStyle> = ser
         .children_named(Ns::C, "dPt")
@@ -436,6 +449,7 @@ fn series(
         no_fill,
         marker: false,
         marker_size,
+        marker_symbol,
         smooth: child_bool(ser, "smooth").unwrap_or(false),
         points,
         labels,

@@ -351,15 +351,64 @@ impl Svg {
         );
     }
 
-    fn marker(&mut self, x: f64, y: f64, size: f64, color: Color) {
-        let _ = write!(
-            self.out,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/>",
-            n(x),
-            n(y),
-            n(size / 2.0),
-            color.hex()
-        );
+    /// A marker of shape `symbol` (`c:symbol`), `size` points across, centred on (x, y).
+    fn marker(&mut self, x: f64, y: f64, size: f64, color: Color, symbol: &str) {
+        let h = size / 2.0;
+        let c = color.hex();
+        let poly = |pts: &[(f64, f64)]| {
+            let at: Vec<(f64, f64)> = pts.iter().map(|(px, py)| (x + px, y + py)).collect();
+            poly_path(&at) + "Z"
+        };
+        // Strokes of the line-drawn shapes: a sixth of the size, at least a hairline.
+        let stroke = (size / 6.0).max(0.75);
+        let lines = |d: String| {
+            format!(
+                "<path class=\"marker\" d=\"{d}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"{}\"/>",
+                n(stroke)
+            )
+        };
+        let arm =
+            |dx: f64, dy: f64| format!("M{} {}L{} {}", n(x - dx), n(y - dy), n(x + dx), n(y + dy));
+        let shape = match symbol {
+            "square" => format!(
+                "<rect class=\"marker\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{c}\"/>",
+                n(x - h),
+                n(y - h),
+                n(size),
+                n(size)
+            ),
+            "diamond" => format!(
+                "<path class=\"marker\" d=\"{}\" fill=\"{c}\"/>",
+                poly(&[(0.0, -h), (h, 0.0), (0.0, h), (-h, 0.0)])
+            ),
+            "triangle" => format!(
+                "<path class=\"marker\" d=\"{}\" fill=\"{c}\"/>",
+                poly(&[(0.0, -h), (h, h), (-h, h)])
+            ),
+            "x" => lines(arm(h, h) + &arm(h, -h)),
+            "star" => lines(arm(h, h) + &arm(h, -h) + &arm(0.0, h)),
+            "plus" => lines(arm(h, 0.0) + &arm(0.0, h)),
+            "dash" => format!(
+                "<rect class=\"marker\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{c}\"/>",
+                n(x - h),
+                n(y - size / 8.0),
+                n(size),
+                n(size / 4.0)
+            ),
+            "dot" => format!(
+                "<circle class=\"marker\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{c}\"/>",
+                n(x),
+                n(y),
+                n(h / 2.0)
+            ),
+            _ => format!(
+                "<circle class=\"marker\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{c}\"/>",
+                n(x),
+                n(y),
+                n(h)
+            ),
+        };
+        self.out.push_str(&shape);
     }
 }
 
@@ -1574,7 +1623,7 @@ fn lines<'c>(
         if s.marker {
             for (i, _, t) in &pts {
                 let (x, y) = xy(*i, *t);
-                svg.marker(x, y, s.marker_size, s.color);
+                svg.marker(x, y, s.marker_size, s.color, &s.marker_symbol);
             }
         }
         if let Some(l) = labels_of(p, s) {
@@ -1782,7 +1831,13 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 }
                 if s.marker || s.no_line {
                     for (i, x, y) in &pts {
-                        svg.marker(*x, *y, s.marker_size, point_color(s, *i, false, chart));
+                        svg.marker(
+                            *x,
+                            *y,
+                            s.marker_size,
+                            point_color(s, *i, false, chart),
+                            &s.marker_symbol,
+                        );
                     }
                 }
             }
@@ -1992,7 +2047,7 @@ fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
         }
         if s.marker {
             for (x, y) in &pts {
-                svg.marker(*x, *y, s.marker_size, s.color);
+                svg.marker(*x, *y, s.marker_size, s.color, &s.marker_symbol);
             }
         }
     }

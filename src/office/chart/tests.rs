@@ -406,10 +406,12 @@ fn lines_with_and_without_markers_and_areas() {
     assert_eq!(s[1].values, [Some(2.0), None, Some(4.0)]);
     let out = svg(&c, 400.0, 300.0);
     assert_eq!(
-        count(&out, "<circle "),
+        count(&out, "class=\"marker\""),
         3,
         "markers of the first series only"
     );
+    // Automatic markers: the first series' shape is a diamond.
+    assert_eq!(count(&out, "<circle "), 0);
     assert_eq!(
         count(&out, "stroke=\"#ED7D31\" stroke-width=\"2.25\""),
         1,
@@ -446,7 +448,7 @@ fn scatter_bubble_and_radar_charts_are_drawn() {
     assert_eq!(s.x_values, [Some(1.0), Some(2.5), Some(4.0)]);
     assert!(s.no_line && s.marker);
     let out = svg(&scatter, 400.0, 300.0);
-    assert_eq!(count(&out, "<circle "), 3);
+    assert_eq!(count(&out, "class=\"marker\""), 3);
     assert!(
         out.contains(">2.5</text>") || out.contains(">3</text>"),
         "x axis labels"
@@ -488,7 +490,7 @@ fn scatter_bubble_and_radar_charts_are_drawn() {
         "",
     );
     let out = svg(&radar, 300.0, 300.0);
-    assert_eq!(count(&out, "<circle "), 5);
+    assert_eq!(count(&out, "class=\"marker\""), 5);
     for l in ["a", "b", "c", "d", "e"] {
         assert!(out.contains(&format!(">{l}</text>")));
     }
@@ -1052,4 +1054,55 @@ fn a_gradient_chart_area_is_drawn_in_its_mean_colour() {
     let c = parse_str(&xml);
     assert_eq!(c.background, Some(Color::rgb(0x404040)));
     assert!(svg(&c, 400.0, 300.0).contains("fill=\"#404040\""));
+}
+
+/// A series' marker takes its `c:symbol`; a marker without one takes Office's automatic
+/// shape for the series' index (`shapecrawler-025_chart`: diamond, square, triangle).
+#[test]
+fn markers_take_their_symbol_or_the_automatic_shape() {
+    let marker = |sym: &str| format!("<c:marker>{sym}<c:size val=\"6\"/></c:marker>");
+    let plot = format!(
+        r#"<c:lineChart><c:grouping val="standard"/>{}{}{}<c:marker val="1"/>{AXES}</c:lineChart>{}"#,
+        ser(
+            0,
+            "A",
+            &CATS,
+            &[Some(1.0), Some(2.0), Some(3.0)],
+            &marker("")
+        ),
+        ser(
+            1,
+            "B",
+            &CATS,
+            &[Some(2.0), Some(3.0), Some(1.0)],
+            &marker(r#"<c:symbol val="x"/>"#)
+        ),
+        ser(
+            2,
+            "C",
+            &CATS,
+            &[Some(3.0), Some(1.0), Some(2.0)],
+            &marker("")
+        ),
+        cat_val_axes("")
+    );
+    let c = parse(&plot, "");
+    let symbols: Vec<&str> = c.plots[0]
+        .series
+        .iter()
+        .map(|s| s.marker_symbol.as_str())
+        .collect();
+    assert_eq!(symbols, ["diamond", "x", "triangle"]);
+    let out = svg(&c, 400.0, 300.0);
+    // Three points per series: three diamonds and three triangles as filled paths,
+    // three x marks as stroked ones, and no circles.
+    assert_eq!(out.matches("class=\"marker\"").count(), 9, "{out}");
+    assert_eq!(out.matches("Z\" fill=\"").count(), 6, "{out}");
+    assert!(!out.contains("<circle"), "{out}");
+    assert_eq!(
+        out.matches("fill=\"none\" stroke=\"#ED7D31\" stroke-width=\"1\"")
+            .count(),
+        3,
+        "{out}"
+    );
 }
