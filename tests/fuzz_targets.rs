@@ -9,6 +9,8 @@ use std::path::Path;
 
 #[path = "../fuzz/src/apply_patch.rs"]
 mod apply_patch;
+#[path = "../fuzz/src/chart.rs"]
+mod chart;
 #[path = "../fuzz/src/csv_sniff.rs"]
 mod csv_sniff;
 #[path = "../fuzz/src/diff_request.rs"]
@@ -159,6 +161,7 @@ fn office_targets_run_their_seeds() {
     run_bytes(image_header::run, vec![png, svg.to_vec()]);
     let geometry = br#"<custGeom xmlns="http://schemas.openxmlformats.org/drawingml/2006/main"><avLst><gd name="adj" fmla="val 50000"/></avLst><pathLst><path w="100" h="100"><moveTo><pt x="0" y="0"/></moveTo><lnTo><pt x="100" y="adj"/></lnTo><arcTo wR="50" hR="50" stAng="0" swAng="5400000"/><close/></path></pathLst></custGeom>"#;
     run_bytes(drawingml_geometry::run, vec![geometry.to_vec()]);
+    run_bytes(chart::run, chart_parts());
     let equation = br#"<m:oMath xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><m:f><m:num><m:r><m:t>1</m:t></m:r></m:num><m:den><m:r><m:t>x</m:t></m:r></m:den></m:f></m:oMath>"#;
     run_bytes(math::run, vec![equation.to_vec()]);
 }
@@ -168,4 +171,39 @@ fn pdf_targets_run_their_seeds() {
     run_bytes(pdf_parse::run, files("pdf", &[".pdf"]));
     let content = b"BT /F1 24 Tf 20 100 Td (previewd) Tj ET 0 0 1 rg 10 10 50 50 re f".to_vec();
     run_bytes(pdf_page::run, vec![content]);
+}
+
+/// The chart parts of the repository's documents (every `charts/chart*.xml` in the
+/// `.docx`, `.pptx` and `.xlsx` fixtures), plus a surface and a hostile plot.
+fn chart_parts() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for (dir, ext) in [("docx", ".docx"), ("pptx", ".pptx"), ("xlsx", ".xlsx")] {
+        for bytes in files(dir, &[ext]) {
+            let Ok(mut zip) = zip::ZipArchive::new(std::io::Cursor::new(bytes)) else {
+                continue;
+            };
+            for i in 0..zip.len() {
+                let Ok(mut f) = zip.by_index(i) else { continue };
+                let name = f.name().map(|n| n.into_owned()).unwrap_or_default();
+                if name.contains("charts/chart") && name.ends_with(".xml") {
+                    let mut part = Vec::new();
+                    std::io::Read::read_to_end(&mut f, &mut part).unwrap();
+                    out.push(part);
+                }
+            }
+        }
+    }
+    assert!(!out.is_empty(), "the fixtures hold chart parts");
+    let c = r#"xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart""#;
+    let pt = |i: usize, v: &str| format!(r#"<c:pt idx="{i}"><c:v>{v}</c:v></c:pt>"#);
+    let vals: String = (0..3).map(|i| pt(i, ["1", "1e308", "-1e308"][i])).collect();
+    for kind in ["surface3DChart", "lineChart", "pieChart", "scatterChart"] {
+        let ser =
+            format!(r#"<c:ser><c:idx val="0"/><c:val><c:numLit>{vals}</c:numLit></c:val></c:ser>"#);
+        out.push(
+            format!(r#"<c:chartSpace {c}><c:chart><c:plotArea><c:{kind}>{ser}{ser}</c:{kind}><c:valAx><c:axId val="0"/><c:scaling><c:min val="5"/><c:max val="-5"/></c:scaling><c:majorUnit val="1e-300"/></c:valAx></c:plotArea></c:chart></c:chartSpace>"#)
+                .into_bytes(),
+        );
+    }
+    out
 }

@@ -4,6 +4,7 @@
 //! `fuzz_targets/` is the one-line libFuzzer entry point that calls its `run`.
 
 pub mod apply_patch;
+pub mod chart;
 pub mod csv_sniff;
 pub mod diff_request;
 pub mod docx;

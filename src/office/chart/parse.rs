@@ -113,6 +113,28 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
     out
 }
 
+/// Office's default colour scheme (dk1, lt1, dk2, lt2, accent1–6, hlink, folHlink), for
+/// a chart part read on its own.
+const OFFICE_COLORS: [u32; 12] = [
+    0x000000, 0xFFFFFF, 0x44546A, 0xE7E6E6, 0x4472C4, 0xED7D31, 0xA5A5A5, 0xFFC000, 0x5B9BD5,
+    0x70AD47, 0x0563C1, 0x954F72,
+];
+
+/// Reads a chart part's bytes on their own (outside their package: fuzzing, tools), under
+/// the default document limits and in Office's default colours; `None` when the bytes
+/// are not XML within those limits.
+pub fn parse_chart_part(bytes: &[u8]) -> Option<Chart> {
+    let limits = crate::office::OfficeLimits::default();
+    let opts = crate::office::xml::XmlOptions {
+        max_depth: limits.max_xml_depth,
+        max_nodes: limits.max_xml_nodes,
+        understood: &[Ns::C],
+    };
+    let doc = crate::office::xml::parse_xml("chart.xml", bytes, &opts).ok()?;
+    let scheme = OFFICE_COLORS.map(Color::rgb);
+    Some(parse_chart(doc.root(), &ColorCtx::from_scheme(&scheme)))
+}
+
 /// Applies an Office 2007 chart style's colours (`c:style`, 1–48: eight columns of
 /// colour schemes in six rows of effects) to series with automatic colours: column 1 is
 /// greys, column 2 the accent cycle (as without a style), columns 3–8 shades of one accent,
