@@ -39,6 +39,10 @@ pub struct Chart {
     /// The chart-space fill, when it sets a solid one (`c:chartSpace/c:spPr`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<Color>,
+    /// The chart area's outline (`c:chartSpace/c:spPr/a:ln`): colour and width in points,
+    /// when it draws one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub border: Option<(Color, f64)>,
     /// The typeface of the chart's text as the part names it (`c:chartSpace/c:txPr`'s
     /// `a:latin`, else `+mn-lt`, the theme's body font, which Office uses by default);
     /// the format's parser resolves theme references.
@@ -65,6 +69,7 @@ impl Chart {
             drawn_as_2d: false,
             text: TextStyle::default(),
             background: None,
+            border: None,
             font: "+mn-lt".to_owned(),
             truncated: false,
             palette: Vec::new(),

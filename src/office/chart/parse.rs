@@ -44,6 +44,18 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
     out.background = root
         .child(Ns::C, "spPr")
         .and_then(|sp| area_color(sp, colors));
+    out.border = root
+        .child(Ns::C, "spPr")
+        .and_then(|sp| sp.child(Ns::A, "ln"))
+        .and_then(|ln| {
+            let color = fill_color(ln, colors)?;
+            // 0.75 pt when the line gives no width (a hairline of Office's styles).
+            let width = ln
+                .attr(Ns::None, "w")
+                .and_then(number)
+                .map_or(0.75, |w| (w / 12_700.0).clamp(0.25, 10.0));
+            Some((color, width))
+        });
     let style = child_num(root, "style")
         .filter(|s| (1.0..=48.0).contains(s))
         .map(|s| s as usize);

@@ -114,6 +114,18 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
             bg.hex()
         );
     }
+    // The chart area's outline, inside the frame (a stroke on the edge would be cut in half).
+    if let Some((color, width)) = chart.border {
+        let _ = write!(
+            svg.out,
+            "<rect class=\"chart-border\" x=\"{h}\" y=\"{h}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"/>",
+            n((w - width).max(0.0)),
+            n((h - width).max(0.0)),
+            color.hex(),
+            n(width),
+            h = n(width / 2.0)
+        );
+    }
     // Margins as LibreOffice lays out PowerPoint's charts (measured on real decks): 2 %
     // of the height above the title (or the plot), a little over 1 % below the legend,
     // the title's baseline 1.3 title sizes below its top and the plot about 2.1 title

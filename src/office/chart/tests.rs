@@ -1106,3 +1106,28 @@ fn markers_take_their_symbol_or_the_automatic_shape() {
         "{out}"
     );
 }
+
+/// The chart area's outline (`c:chartSpace/c:spPr/a:ln`) is drawn inside the frame in
+/// its colour and width; a `noFill` line, or none, draws nothing.
+#[test]
+fn the_chart_areas_outline_is_drawn_inside_the_frame() {
+    let with = |ln: &str| {
+        parse_str(&format!(
+            r#"<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:plotArea><c:lineChart>{}{AXES}</c:lineChart>{}</c:plotArea></c:chart><c:spPr><a:solidFill><a:srgbClr val="FFFFFF"/></a:solidFill>{ln}</c:spPr></c:chartSpace>"#,
+            ser(0, "S", &CATS, &[Some(1.0), Some(2.0), Some(3.0)], ""),
+            cat_val_axes("")
+        ))
+    };
+    let c = with(r#"<a:ln w="25400"><a:solidFill><a:srgbClr val="D9D9D9"/></a:solidFill></a:ln>"#);
+    assert_eq!(c.border, Some((Color::rgb(0xD9D9D9), 2.0)));
+    let out = svg(&c, 400.0, 300.0);
+    assert!(
+        out.contains(r##"<rect class="chart-border" x="1" y="1" width="398" height="298" fill="none" stroke="#D9D9D9" stroke-width="2"/>"##),
+        "{out}"
+    );
+    for none in [r#"<a:ln><a:noFill/></a:ln>"#, ""] {
+        let c = with(none);
+        assert_eq!(c.border, None);
+        assert!(!svg(&c, 400.0, 300.0).contains("chart-border"));
+    }
+}
