@@ -1107,12 +1107,18 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             None => 0.0,
         } + level_row * levels.len() as f64
             + title_band(cat_axis);
+        // Room above the plot for half of the top tick's label, whichever text is larger
+        // (an 18 pt value axis beside 10 pt categories had its top label cut).
+        let value_size = shown(primary.axis)
+            .filter(|a| a.labels)
+            .map_or(0.0, |a| a.text.size);
+        let head = cat_style.size.max(value_size) * 0.5;
         if !inner {
             rect = Rect {
                 x: b.x + left,
-                y: b.y + cat_style.size * 0.5,
+                y: b.y + head,
                 w: pw,
-                h: (b.h - bottom - cat_style.size * 0.5).max(1.0),
+                h: (b.h - bottom - head).max(1.0),
             };
             // Recompute the scale for the real axis length.
             primary = value_scale(chart, &plots, primary_id, room(rect.h), false);

@@ -1131,3 +1131,26 @@ fn the_chart_areas_outline_is_drawn_inside_the_frame() {
         assert!(!svg(&c, 400.0, 300.0).contains("chart-border"));
     }
 }
+
+/// A value axis whose labels are larger than the categories' still has room above the
+/// plot for half of its top label (`shapecrawler-025_chart`: its "6" was cut at the top).
+#[test]
+fn the_top_value_label_stays_inside_the_frame() {
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &CATS, &[Some(1.0), Some(5.5), Some(3.0)], ""),
+        cat_val_axes("")
+    );
+    let mut c = parse(&plot, "");
+    c.axes[1].text.size = 24.0;
+    let out = svg(&c, 240.0, 150.0);
+    // Every label's top (its baseline less an ascent of 0.8 em) is inside the frame.
+    for t in out.split("<text ").skip(1) {
+        let num = |key: &str| -> f64 {
+            let at = t.find(key).unwrap() + key.len();
+            t[at..at + t[at..].find('"').unwrap()].parse().unwrap()
+        };
+        let (y, size) = (num(" y=\""), num("font-size=\""));
+        assert!(y - 0.8 * size >= 0.0, "a label above the frame: <text {t}");
+    }
+}
