@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use super::model::{Chart, Color, Plot};
 use super::parse::{format_number, MAX_BANDS};
-use super::render::{n, text_width, Rect, Svg};
+use super::render::{category_names, n, text_width, Rect, Svg};
 use super::scale::Scale;
 
 /// A point in grid coordinates: `x` the category index, `y` the series index.
@@ -201,14 +201,7 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
         0.0
     };
     let bottom = if cat_labels { cs.size * 1.8 } else { 0.0 };
-    let cat_names: Vec<String> = (0..cats)
-        .map(|i| {
-            p.series
-                .iter()
-                .find_map(|s| s.categories.get(i).cloned())
-                .unwrap_or_else(|| (i + 1).to_string())
-        })
-        .collect();
+    let cat_names = category_names(p, cats);
     // The first and last categories sit on the plot's edges: room for half their labels.
     let half = |i: usize| {
         if cat_labels {

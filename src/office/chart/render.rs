@@ -1947,6 +1947,19 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
 
 // ----- radar -------------------------------------------------------------------------
 
+/// The names of a plot's first `count` categories: the first series' that has one, else
+/// the category's number.
+pub(super) fn category_names(p: &Plot, count: usize) -> Vec<String> {
+    (0..count)
+        .map(|i| {
+            p.series
+                .iter()
+                .find_map(|s| s.categories.get(i).cloned())
+                .unwrap_or_else(|| (i + 1).to_string())
+        })
+        .collect()
+}
+
 fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
     let wide = svg.wide;
     let count = p.series.iter().map(|s| s.values.len()).max().unwrap_or(0);
@@ -1956,14 +1969,7 @@ fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
     let value_axis = p.axis_ids.get(1).and_then(|id| chart.axis(*id));
     let cat_axis = p.axis_ids.first().and_then(|id| chart.axis(*id));
     let cs = cat_axis.map_or(chart.text, |a| a.text);
-    let cats: Vec<String> = (0..count)
-        .map(|i| {
-            p.series
-                .iter()
-                .find_map(|s| s.categories.get(i).cloned())
-                .unwrap_or_else(|| (i + 1).to_string())
-        })
-        .collect();
+    let cats = category_names(p, count);
     let widest = cats
         .iter()
         .map(|c| text_width(c, cs.size) * wide)
