@@ -145,3 +145,51 @@ async fn unreadable_office_files_are_refused_with_a_reason() {
         .await;
     assert_eq!(r.status(), 200);
 }
+
+/// A Word document with a 3-D surface chart (Open-Xml-PowerTools' CU015, saved by Word):
+/// the served page draws it as its 2-D equivalent, the contour chart, in value bands
+/// with a legend of their ranges, not as a placeholder.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_surface_chart_is_served_as_a_contour_drawing() {
+    let s = start(|_| {}).await;
+    s.write(
+        "surface.docx",
+        std::fs::read(format!(
+            "{CORPUS}/../../charts/powertools-CU015-Chart-Embedded-Xlsx-07.docx"
+        ))
+        .unwrap(),
+    );
+    let body = s.preview_ok("surface.docx").await;
+    let (id, token) = ids(&body);
+    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
+    let start = page
+        .find("<svg class=\"docx-chart-svg\"")
+        .expect("a chart drawing");
+    let svg = &page[start..start + page[start..].find("</svg>").unwrap()];
+    assert!(!page.contains("docx-placeholder"), "no placeholder");
+    assert!(svg.matches("class=\"band\"").count() >= 3, "{svg}");
+    // The bands' colours differ from one another (the band format's or the accents').
+    let fills: std::collections::BTreeSet<&str> = svg
+        .match_indices("class=\"band\" d=\"")
+        .filter_map(|(i, _)| {
+            let rest = &svg[i..];
+            let f = rest.find("fill=\"")? + 6;
+            Some(&rest[f..f + 7])
+        })
+        .collect();
+    assert!(fills.len() >= 3, "{fills:?}");
+    // The legend names each band's range (the value axis's unit of 1 over values 1.8 to
+    // 5.0), the axes the categories and series of the grid.
+    for label in [
+        "0-1",
+        "1-2",
+        "2-3",
+        "3-4",
+        "4-5",
+        "5-6",
+        "Category 4",
+        "Series 3",
+    ] {
+        assert!(svg.contains(&format!(">{label}</text>")), "{label}: {svg}");
+    }
+}
