@@ -25,6 +25,7 @@ use super::model::{
     PageSetup, Paragraph, RunFormat, Section, TabAlign, TabLeader, Table, Width, WordArt,
 };
 use super::tabs::{self, PlacedTab};
+use crate::office::fonts::FontPlan;
 
 /// The stylesheet the rendered HTML expects.
 pub const STYLESHEET: &str = include_str!("render.css");
@@ -46,7 +47,7 @@ pub struct RenderOptions {
     /// Wrap the page in a complete HTML document with the stylesheet.
     pub standalone: bool,
     /// Font stacks and served faces (`crate::office::fonts`); empty: stacks by name.
-    pub fonts: crate::office::fonts::FontPlan,
+    pub fonts: FontPlan,
 }
 
 impl Default for RenderOptions {
@@ -895,7 +896,7 @@ impl<'d> Renderer<'d, '_> {
             if line.len() <= last {
                 line.resize(last + 1, 0.0);
             }
-            line[item.seg] += estimated_width(&item.piece, base);
+            line[item.seg] += estimated_width(&item.piece, base, &self.opts.fonts);
         }
         let boxes = &mut flat.boxes;
         // Per line: the number of its first box and the stops of its boxed tabs.
@@ -1887,14 +1888,30 @@ fn contains(inlines: &[Inline], pred: &dyn Fn(&Inline) -> bool) -> bool {
     })
 }
 
-/// Estimated width of a piece in points, for choosing tab stops.
-fn estimated_width(piece: &Piece<'_>, base: &RunFormat) -> f32 {
+/// Width of a piece in points, for choosing tab stops: text measured in the machine face
+/// the page draws it in (the font plan's advance widths, so the stop chosen is the one
+/// the browser's text reaches), else estimated from its length.
+fn estimated_width(piece: &Piece<'_>, base: &RunFormat, fonts: &FontPlan) -> f32 {
     let size = |f: &RunFormat| f.size.or(base.size).unwrap_or(11.0);
-    match piece {
-        Piece::Leaf(Inline::Text { text, format }) => {
-            tabs::estimate(text.chars().count(), size(format))
+    let text_width = |text: &str, f: &RunFormat| {
+        let font = f.font.as_deref().or(base.font.as_deref());
+        // Small capitals are drawn in a smaller face the plan does not measure.
+        let measured = font.filter(|_| !f.small_caps).and_then(|name| {
+            if f.caps {
+                fonts.text_width_em(Some(name), f.bold, &text.to_uppercase())
+            } else {
+                fonts.text_width_em(Some(name), f.bold, text)
+            }
+        });
+        let chars = text.chars().count();
+        match measured {
+            Some(em) => em as f32 * size(f) + f.spacing.unwrap_or(0.0) * chars as f32,
+            None => tabs::estimate(chars, size(f)),
         }
-        Piece::Part(text, format) => tabs::estimate(text.chars().count(), size(format)),
+    };
+    match piece {
+        Piece::Leaf(Inline::Text { text, format }) => text_width(text, format),
+        Piece::Part(text, format) => text_width(text, format),
         Piece::Leaf(Inline::Symbol { format, .. }) => tabs::estimate(1, size(format)),
         // A check box's symbol is full-width: about twice a letter.
         Piece::Leaf(Inline::CheckBox(c)) => tabs::estimate(2, size(&c.format)),
@@ -2042,12 +2059,7 @@ fn line_spacing(s: &mut String, f: &super::model::ParagraphFormat) {
 }
 
 /// Character formatting as CSS, leaving out what equals `base` (the paragraph's own).
-fn run_style(
-    s: &mut String,
-    f: &RunFormat,
-    base: Option<&RunFormat>,
-    fonts: &crate::office::fonts::FontPlan,
-) {
+fn run_style(s: &mut String, f: &RunFormat, base: Option<&RunFormat>, fonts: &FontPlan) {
     let differs = |pick: fn(&RunFormat) -> bool| base.is_none_or(|b| pick(b) != pick(f));
     if f.bold && differs(|r| r.bold) {
         s.push_str("font-weight:bold;");
@@ -2174,7 +2186,7 @@ fn decl(s: &mut String, prop: &str, value: &str) {
 }
 
 /// Appends `font-family:{stack};` (see `crate::office::fonts`) when the name is safe.
-fn font_family(s: &mut String, font: &str, fonts: &crate::office::fonts::FontPlan) {
+fn font_family(s: &mut String, font: &str, fonts: &FontPlan) {
     if let Some(stack) = fonts.stack(font) {
         for piece in ["font-family:", &stack, ";"] {
             s.push_str(piece);
@@ -2482,7 +2494,7 @@ mod tests {
         assert_eq!(safe_href("javascript:alert(1)"), None);
         assert_eq!(safe_href("file:///etc/passwd"), None);
         assert_eq!(safe_href("data:text/html,x"), None);
-        let plan = crate::office::fonts::FontPlan::default();
+        let plan = FontPlan::default();
         let mut s = String::new();
         font_family(&mut s, " Times New Roman", &plan);
         assert_eq!(s, "font-family:'Liberation Serif','Times New Roman',serif;");

@@ -1,12 +1,13 @@
 //! Tab stops for the renderer: which stop each tab of a line goes to.
 //!
-//! The renderer has no text measurement, so the choice is made on an estimate of how
-//! wide the text before each tab is (a conservative average character width), the way
-//! Word chooses: a tab goes to the first stop past the current position. Custom stops
-//! (and the implicit stop a hanging indent makes) are laid out by the renderer with
-//! boxes of known widths; once a line's text is past its last custom stop, the rest of
-//! its tabs go to default stops, which the browser places itself (`tab-size`), measuring
-//! the real text.
+//! The choice is made on the width of the text before each tab, the way Word chooses: a
+//! tab goes to the first stop past the current position. The renderer measures text in
+//! the machine face the page draws it in (the font plan's advance widths); where it has
+//! no such face it falls back to [`estimate`], a conservative average character width.
+//! Custom stops (and the implicit stop a hanging indent makes) are laid out by the
+//! renderer with boxes of known widths; once a line's text is past its last custom stop,
+//! the rest of its tabs go to default stops, which the browser places itself
+//! (`tab-size`), measuring the real text.
 
 use super::model::{TabAlign, TabLeader, TabStop};
 

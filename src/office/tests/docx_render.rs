@@ -531,3 +531,60 @@ fn a_comment_range_inside_a_tab_box_stays_inside_its_segments() {
         )
     );
 }
+
+/// A tab goes to the first stop past the text before it, measured in the face the page
+/// draws it in: ten capital Ms of Calibri (Carlito) at 11 pt are about 94 pt wide, past a
+/// 72 pt stop, so the tab reaches the 144 pt one. The length estimate used when the
+/// machine has no such face (0.45 em a letter, 49.5 pt) would stop at 72 pt and draw
+/// the x over the Ms.
+#[test]
+fn tabs_choose_their_stop_by_the_texts_real_width() {
+    use crate::office::fonts::{
+        DocumentFonts, FontCatalog, FontHints, FontPlan, FontSources, MachineFonts, NamedFont,
+    };
+    let body = format!(
+        concat!(
+            r#"<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="1440"/><w:tab w:val="left" w:pos="2880"/></w:tabs></w:pPr>"#,
+            r#"<w:r><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/><w:sz w:val="22"/></w:rPr><w:t>MMMMMMMMMM</w:t></w:r>{tab}"#,
+            r#"<w:r><w:t>x</w:t></w:r></w:p>"#,
+        ),
+        tab = tab_run()
+    );
+    let doc = parse_docx(&DocxFixture::new(&body).build(), &OfficeLimits::default()).unwrap();
+    let catalog = FontCatalog::scan(&crate::config::FontsConfig::default().dirs, 64 << 20);
+    assert!(
+        !catalog.family_faces("Carlito").is_empty(),
+        "scripts/test.sh installs fonts-crosextra-carlito"
+    );
+    let fonts = DocumentFonts {
+        named: vec![NamedFont {
+            name: "Calibri".into(),
+            hints: FontHints::default(),
+        }],
+        embedded: Vec::new(),
+    };
+    let plan = FontPlan::new(
+        &fonts,
+        &FontSources {
+            machine: Some(MachineFonts {
+                catalog: &catalog,
+                url_prefix: None,
+            }),
+            embedded: None,
+            embedded_urls: &Default::default(),
+            pptx_calibri: false,
+        },
+    );
+    let measured = render_html(
+        &doc,
+        &RenderOptions {
+            fonts: plan,
+            ..RenderOptions::default()
+        },
+    );
+    let p = paragraph_with(&measured, "MMMMMMMMMM");
+    assert!(p.contains(r#"style="min-width:144pt""#), "{p}");
+    let estimated = render_html(&doc, &RenderOptions::default());
+    let p = paragraph_with(&estimated, "MMMMMMMMMM");
+    assert!(p.contains(r#"style="min-width:72pt""#), "{p}");
+}
