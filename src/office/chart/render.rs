@@ -438,11 +438,13 @@ impl Svg {
 
 // ----- legend ------------------------------------------------------------------------
 
-/// A legend entry: its text, colour and whether its key is a line.
+/// A legend entry: its text, colour, whether its key is a line and the marker drawn on
+/// that line (size and symbol), as Office keys a series with markers.
 struct Entry<'c> {
     label: Cow<'c, str>,
     color: Color,
     line: bool,
+    marker: Option<(f64, &'c str)>,
 }
 
 /// The legend's entries: the points of a pie (or of a one-series plot with varied
@@ -459,6 +461,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
                 label: Cow::Owned(label),
                 color,
                 line: false,
+                marker: None,
             })
             .collect();
         out.truncate(MAX_LEGEND);
@@ -477,6 +480,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
                 label: Cow::Borrowed(c.as_str()),
                 color: point_color(s, i, true, chart),
                 line: false,
+                marker: None,
             })
             .collect(),
         None => chart
@@ -489,6 +493,9 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
                     color: s.color,
                     line: matches!(p.kind, PlotKind::Line | PlotKind::Radar)
                         || (p.kind == PlotKind::Scatter && !s.no_line),
+                    marker: (s.marker
+                        && matches!(p.kind, PlotKind::Line | PlotKind::Radar | PlotKind::Scatter))
+                    .then_some((s.marker_size, s.marker_symbol.as_str())),
                 })
             })
             .collect(),
@@ -534,7 +541,12 @@ fn legend(
                 e.color,
                 s.size * 0.2,
             );
-        } else {
+        }
+        if let Some((size, symbol)) = e.marker {
+            // The series' marker on the middle of its key, no larger than the key.
+            let centre = x + if e.line { key * 0.7 } else { key / 2.0 };
+            svg.marker(centre, mid, size.min(key), e.color, symbol);
+        } else if !e.line {
             svg.rect(x, mid - key / 2.0, key, key, Some(e.color), None);
         }
         let tx = x + if e.line { key * 1.4 } else { key } + s.size * 0.35;

@@ -414,8 +414,8 @@ fn lines_with_and_without_markers_and_areas() {
     let out = svg(&c, 400.0, 300.0);
     assert_eq!(
         count(&out, "class=\"marker\""),
-        3,
-        "markers of the first series only"
+        4,
+        "markers of the first series only (and its legend key)"
     );
     // Automatic markers: the first series' shape is a diamond.
     assert_eq!(count(&out, "<circle "), 0);
@@ -1365,4 +1365,27 @@ fn column_point_labels_override_their_series() {
     );
     // No label for 4 (the axis runs 0 … 6 in ones and shows 4 once).
     assert_eq!(count(&out, ">4</text>"), count(&plot(""), ">4</text>"));
+}
+
+/// A line series with markers is keyed in the legend by a short line with its marker on
+/// the middle, as Office draws it; without markers, the line alone.
+#[test]
+fn legend_keys_of_lines_with_markers_carry_the_marker() {
+    let chart = |marker: &str| {
+        let xml = format!(
+            r#"<c:lineChart><c:grouping val="standard"/>{}<c:marker val="1"/>{AXES}</c:lineChart>{}"#,
+            ser(0, "S", &CATS, &[Some(1.0), Some(2.0), Some(3.0)], marker),
+            cat_val_axes("")
+        );
+        svg(
+            &parse(&xml, "<c:legend><c:legendPos val=\"r\"/></c:legend>"),
+            400.0,
+            300.0,
+        )
+    };
+    let with = chart(r#"<c:marker><c:symbol val="square"/><c:size val="7"/></c:marker>"#);
+    // Three on the points, one in the legend.
+    assert_eq!(count(&with, "class=\"marker\""), 4, "{with}");
+    let without = chart(r#"<c:marker><c:symbol val="none"/></c:marker>"#);
+    assert_eq!(count(&without, "class=\"marker\""), 0, "{without}");
 }
