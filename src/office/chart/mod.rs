@@ -17,6 +17,7 @@ mod contour;
 pub mod model;
 pub mod palette;
 pub mod parse;
+mod pie;
 pub mod render;
 pub mod scale;
 

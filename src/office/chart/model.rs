@@ -266,6 +266,9 @@ pub struct Series {
     /// Data labels of this series.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<DataLabels>,
+    /// Labels of single points (`c:dLbls/c:dLbl`), by index.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub point_labels: Vec<PointLabel>,
 }
 
 /// The look of one point (`c:dPt`).
@@ -301,6 +304,15 @@ pub struct DataLabels {
     pub format_code: Option<String>,
     /// Text style.
     pub text: TextStyle,
+    /// What joins the parts of a label (`c:separator`); `None` is Office's default (see
+    /// [`DataLabels::separator_or_default`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub separator: Option<String>,
+    /// Pie labels moved away from their slice are tied to it by a line
+    /// (`c:showLeaderLines`).
+    pub leader_lines: bool,
+    /// The leader lines' colour (`c:leaderLines/c:spPr`, else Office's 35 % grey).
+    pub leader_color: Color,
 }
 
 impl DataLabels {
@@ -308,6 +320,34 @@ impl DataLabels {
     pub fn any(&self) -> bool {
         self.value || self.percent || self.category || self.series_name
     }
+
+    /// The separator in force: the part's own, else Office's default, a comma and a
+    /// space, except for a pie label showing only its category and its percentage,
+    /// which Office breaks onto two lines (`pie` says the label is a pie's).
+    pub fn separator_or_default(&self, pie: bool) -> &str {
+        match &self.separator {
+            Some(s) => s,
+            None if pie && self.category && self.percent && !self.value && !self.series_name => {
+                "\n"
+            }
+            None => ", ",
+        }
+    }
+}
+
+/// A data label of one point (`c:dLbl`) that differs from its series' labels.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PointLabel {
+    /// Point index.
+    pub index: usize,
+    /// What the point's label shows; `None` when it is deleted (`c:delete`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels: Option<DataLabels>,
+    /// Where the author dragged it: an offset from its automatic place, in fractions of
+    /// the chart's width and height (`c:layout/c:manualLayout` `x`, `y` in factor mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<(f64, f64)>,
 }
 
 /// What an axis measures.

@@ -13,7 +13,7 @@ use crate::office::Ns;
 
 use super::model::{
     Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, Legend, ManualLayout, Plot,
-    PlotKind, PointStyle, Series, TextStyle,
+    PlotKind, PointLabel, PointStyle, Series, TextStyle,
 };
 use super::palette::{luminance, series_color};
 
@@ -463,9 +463,9 @@ fn series(
         .collect();
     points.sort_by_key(|p| p.index);
     points.dedup_by_key(|p| p.index);
-    let labels = ser
-        .child(Ns::C, "dLbls")
-        .and_then(|d| data_labels(d, colors, text));
+    let dlbls = ser.child(Ns::C, "dLbls");
+    let labels = dlbls.and_then(|d| data_labels(d, colors, text));
+    let point_labels = dlbls.map_or_else(Vec::new, |d| point_labels(d, colors, text));
     let s = Series {
         name,
         automatic: fill.is_none() && line.is_none(),
@@ -487,6 +487,7 @@ fn series(
         smooth: child_bool(ser, "smooth").unwrap_or(false),
         points,
         labels,
+        point_labels,
     };
     (s, cut)
 }
@@ -539,24 +540,97 @@ fn data_labels(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Opti
     if child_bool(el, "delete") == Some(true) {
         return None;
     }
-    let on = |name: &str| child_bool(el, name).unwrap_or(false);
-    let labels = DataLabels {
-        value: on("showVal"),
-        percent: on("showPercent"),
-        category: on("showCatName"),
-        series_name: on("showSerName"),
-        position: child_val(el, "dLblPos")
-            .filter(|p| {
-                matches!(
-                    *p,
-                    "outEnd" | "inEnd" | "ctr" | "inBase" | "t" | "b" | "l" | "r" | "bestFit"
-                )
-            })
-            .map(str::to_owned),
-        format_code: format_code(el),
-        text: text_style(el, text, colors),
-    };
+    let labels = label_settings(el, None, colors, text);
     labels.any().then_some(labels)
+}
+
+/// Office's leader lines: `tx1` at 35 % (`lumMod 35 %`, `lumOff 65 %`).
+const LEADER_GREY: Color = Color::rgb(0xA6A6A6);
+
+/// What a `c:dLbls` or `c:dLbl` element says, each setting it leaves out taken from
+/// `base` (a point's label inherits its series' settings), else Office's default.
+fn label_settings(
+    el: Element<'_>,
+    base: Option<&DataLabels>,
+    colors: &ColorCtx<'_>,
+    text: &TextStyle,
+) -> DataLabels {
+    let flag =
+        |name: &str, inherited: Option<bool>| child_bool(el, name).or(inherited).unwrap_or(false);
+    let position = child_val(el, "dLblPos")
+        .filter(|p| {
+            matches!(
+                *p,
+                "outEnd" | "inEnd" | "ctr" | "inBase" | "t" | "b" | "l" | "r" | "bestFit"
+            )
+        })
+        .map(str::to_owned);
+    // Whitespace is the separator's point ("\n", " "): it is kept as written.
+    let separator = el
+        .child(Ns::C, "separator")
+        .map(|s| s.text().chars().take(MAX_SEPARATOR).collect::<String>());
+    let leader_color = el
+        .child(Ns::C, "leaderLines")
+        .and_then(|l| l.child(Ns::C, "spPr"))
+        .and_then(|sp| sp.child(Ns::A, "ln"))
+        .and_then(|ln| fill_color(ln, colors));
+    DataLabels {
+        value: flag("showVal", base.map(|b| b.value)),
+        percent: flag("showPercent", base.map(|b| b.percent)),
+        category: flag("showCatName", base.map(|b| b.category)),
+        series_name: flag("showSerName", base.map(|b| b.series_name)),
+        position: position.or_else(|| base.and_then(|b| b.position.clone())),
+        format_code: format_code(el).or_else(|| base.and_then(|b| b.format_code.clone())),
+        text: text_style(el, base.map_or(text, |b| &b.text), colors),
+        separator: separator.or_else(|| base.and_then(|b| b.separator.clone())),
+        leader_lines: flag("showLeaderLines", base.map(|b| b.leader_lines)),
+        leader_color: leader_color
+            .or(base.map(|b| b.leader_color))
+            .unwrap_or(LEADER_GREY),
+    }
+}
+
+/// Most characters of a label separator kept.
+const MAX_SEPARATOR: usize = 16;
+
+/// The labels of single points (`c:dLbl` under a series' `c:dLbls`), each on top of the
+/// series' settings, by index; at most one per point of the cap.
+fn point_labels(dlbls: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Vec<PointLabel> {
+    let series = (child_bool(dlbls, "delete") != Some(true))
+        .then(|| label_settings(dlbls, None, colors, text));
+    let mut out: Vec<PointLabel> = dlbls
+        .children_named(Ns::C, "dLbl")
+        .take(MAX_POINTS)
+        .filter_map(|d| {
+            let index = child_val(d, "idx")?.trim().parse::<usize>().ok()?;
+            if index >= MAX_POINTS {
+                return None;
+            }
+            let labels = (child_bool(d, "delete") != Some(true))
+                .then(|| label_settings(d, series.as_ref(), colors, text));
+            let offset = d
+                .child(Ns::C, "layout")
+                .and_then(|l| l.child(Ns::C, "manualLayout"))
+                .and_then(|m| {
+                    // Only factor mode (the default) is an offset; `edge` places the
+                    // label absolutely, which is rare for labels and left automatic.
+                    let factor = |mode: &str| child_val(m, mode).is_none_or(|v| v == "factor");
+                    let fraction =
+                        |name: &str| child_num(m, name).filter(|v| v.is_finite() && v.abs() <= 1.0);
+                    (factor("xMode") && factor("yMode"))
+                        .then(|| (fraction("x").unwrap_or(0.0), fraction("y").unwrap_or(0.0)))
+                })
+                .filter(|(x, y)| *x != 0.0 || *y != 0.0);
+            Some(PointLabel {
+                index,
+                labels,
+                offset,
+            })
+        })
+        .collect();
+    out.sort_by_key(|p| p.index);
+    out.dedup_by_key(|p| p.index);
+    out
 }
 
 /// `c:numFmt/@formatCode` unless linked to the source (then the data's own format

@@ -91,6 +91,7 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
     let mut svg = Svg {
         out: String::new(),
         wide: font_width_scale(opts.font_family),
+        frame: (w, h),
     };
     let _ = write!(
         svg.out,
@@ -166,7 +167,9 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
     let inner = chart.plot_layout.is_some_and(|m| m.inner);
     let first = chart.plots.iter().find(|p| p.kind != PlotKind::Other)?;
     match first.kind {
-        PlotKind::Pie | PlotKind::Doughnut => pie(&mut svg, chart, first, plot_box, inner),
+        PlotKind::Pie | PlotKind::Doughnut => {
+            super::pie::draw(&mut svg, chart, first, plot_box, inner)
+        }
         PlotKind::Radar => radar(&mut svg, chart, first, plot_box),
         PlotKind::Surface => super::contour::draw(&mut svg, chart, first, plot_box),
         PlotKind::Scatter | PlotKind::Bubble => scatter(&mut svg, chart, plot_box, inner),
@@ -288,6 +291,9 @@ pub(super) struct Svg {
     pub(super) out: String,
     /// The drawing typeface's width over Calibri's ([`font_width_scale`]).
     pub(super) wide: f64,
+    /// The chart frame's width and height in points (labels dragged by their author are
+    /// offset in fractions of it).
+    pub(super) frame: (f64, f64),
 }
 
 impl Svg {
@@ -353,8 +359,14 @@ impl Svg {
         self.out.push_str("/>");
     }
 
+    /// How far a label its author dragged moves, in points (`offset` in fractions of
+    /// the frame, see [`point_label`]).
+    pub(super) fn dragged(&self, offset: Option<(f64, f64)>) -> (f64, f64) {
+        offset.map_or((0.0, 0.0), |(x, y)| (x * self.frame.0, y * self.frame.1))
+    }
+
     /// A stroked path.
-    fn line(&mut self, d: &str, color: Color, width: f64) {
+    pub(super) fn line(&mut self, d: &str, color: Color, width: f64) {
         let _ = write!(
             self.out,
             "<path d=\"{d}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linejoin=\"round\"/>",
@@ -426,11 +438,13 @@ impl Svg {
 
 // ----- legend ------------------------------------------------------------------------
 
-/// A legend entry: its text, colour and whether its key is a line.
+/// A legend entry: its text, colour, whether its key is a line and the marker drawn on
+/// that line (size and symbol), as Office keys a series with markers.
 struct Entry<'c> {
     label: Cow<'c, str>,
     color: Color,
     line: bool,
+    marker: Option<(f64, &'c str)>,
 }
 
 /// The legend's entries: the points of a pie (or of a one-series plot with varied
@@ -447,6 +461,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
                 label: Cow::Owned(label),
                 color,
                 line: false,
+                marker: None,
             })
             .collect();
         out.truncate(MAX_LEGEND);
@@ -465,6 +480,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
                 label: Cow::Borrowed(c.as_str()),
                 color: point_color(s, i, true, chart),
                 line: false,
+                marker: None,
             })
             .collect(),
         None => chart
@@ -477,6 +493,9 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
                     color: s.color,
                     line: matches!(p.kind, PlotKind::Line | PlotKind::Radar)
                         || (p.kind == PlotKind::Scatter && !s.no_line),
+                    marker: (s.marker
+                        && matches!(p.kind, PlotKind::Line | PlotKind::Radar | PlotKind::Scatter))
+                    .then_some((s.marker_size, s.marker_symbol.as_str())),
                 })
             })
             .collect(),
@@ -522,7 +541,12 @@ fn legend(
                 e.color,
                 s.size * 0.2,
             );
-        } else {
+        }
+        if let Some((size, symbol)) = e.marker {
+            // The series' marker on the middle of its key, no larger than the key.
+            let centre = x + if e.line { key * 0.7 } else { key / 2.0 };
+            svg.marker(centre, mid, size.min(key), e.color, symbol);
+        } else if !e.line {
             svg.rect(x, mid - key / 2.0, key, key, Some(e.color), None);
         }
         let tx = x + if e.line { key * 1.4 } else { key } + s.size * 0.35;
@@ -601,7 +625,7 @@ fn legend(
 
 /// The fill of point `i`: its `c:dPt` colour, else (varied) the accent cycle, else the
 /// series colour.
-fn point_color(s: &Series, i: usize, varied: bool, chart: &Chart) -> Color {
+pub(super) fn point_color(s: &Series, i: usize, varied: bool, chart: &Chart) -> Color {
     if let Some(c) = s
         .points
         .binary_search_by_key(&i, |p| p.index)
@@ -626,8 +650,9 @@ impl Chart {
     }
 }
 
-/// The text of a data label.
-fn label_text(
+/// The text of a data label, its parts joined by the labels' separator (Office's
+/// default when the part sets none; `share` is given for pie slices only).
+pub(super) fn label_text(
     l: &DataLabels,
     s: &Series,
     i: usize,
@@ -652,12 +677,32 @@ fn label_text(
             parts.push(format_number(p, Some(code.unwrap_or("0%"))));
         }
     }
-    parts.join(", ")
+    parts.join(l.separator_or_default(share.is_some()))
 }
 
 /// The labels in force for a series: its own, else its plot's.
 fn labels_of<'a>(p: &'a Plot, s: &'a Series) -> Option<&'a DataLabels> {
     s.labels.as_ref().or(p.labels.as_ref()).filter(|l| l.any())
+}
+
+/// The label of point `i` and where its author dragged it (fractions of the frame):
+/// the point's own `c:dLbl` when it has one (`None` when deleted or showing nothing),
+/// else its series' or plot's labels.
+pub(super) fn point_label<'a>(
+    p: &'a Plot,
+    s: &'a Series,
+    i: usize,
+) -> Option<(&'a DataLabels, Option<(f64, f64)>)> {
+    match s.point_labels.binary_search_by_key(&i, |l| l.index) {
+        Ok(k) => {
+            let own = &s.point_labels[k];
+            own.labels
+                .as_ref()
+                .filter(|l| l.any())
+                .map(|l| (l, own.offset))
+        }
+        Err(_) => labels_of(p, s).map(|l| (l, None)),
+    }
 }
 
 // ----- pie and doughnut --------------------------------------------------------------
@@ -678,137 +723,6 @@ pub fn slice_sweeps(values: &[Option<f64>]) -> Vec<(usize, f64)> {
             Some((i, v / total * 360.0))
         })
         .collect()
-}
-
-fn pie(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool) {
-    let Some(s) = p
-        .series
-        .iter()
-        .find(|s| s.values.iter().any(Option::is_some))
-    else {
-        return;
-    };
-    let sweeps = slice_sweeps(&s.values);
-    let total: f64 = s.values.iter().flatten().map(|v| v.abs()).sum();
-    if sweeps.is_empty() {
-        return;
-    }
-    let explode = s
-        .points
-        .iter()
-        .map(|p| p.explosion)
-        .fold(s.explosion, f64::max)
-        / 100.0;
-    let fill = if inner { 1.0 } else { 0.9 };
-    let r = (b.w.min(b.h) / 2.0 * fill / (1.0 + explode)).max(1.0);
-    let (cx, cy) = (b.x + b.w / 2.0, b.y + b.h / 2.0);
-    let hole = if p.kind == PlotKind::Doughnut {
-        p.hole_size / 100.0
-    } else {
-        0.0
-    };
-    let varied = p.vary_colors || p.kind == PlotKind::Doughnut;
-    let labels = labels_of(p, s);
-    let mut angle = p.first_slice_angle;
-    let mut texts: Vec<(f64, f64, &str, String)> = Vec::new();
-    for (i, sweep) in sweeps {
-        let v = s.values[i].unwrap_or(0.0).abs();
-        let ex = s
-            .points
-            .binary_search_by_key(&i, |p| p.index)
-            .map_or(s.explosion, |k| s.points[k].explosion)
-            / 100.0;
-        let mid = (angle + sweep / 2.0 - 90.0).to_radians();
-        let (ox, oy) = (cx + r * ex * mid.cos(), cy + r * ex * mid.sin());
-        let color = point_color(s, i, varied, chart);
-        let a0 = (angle - 90.0).to_radians();
-        let a1 = (angle + sweep - 90.0).to_radians();
-        let large = i32::from(sweep > 180.0);
-        let pt = |rad: f64, a: f64| (ox + rad * a.cos(), oy + rad * a.sin());
-        if sweep >= 359.99 {
-            let _ = write!(
-                svg.out,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/>",
-                n(ox),
-                n(oy),
-                n(r),
-                color.hex()
-            );
-        } else {
-            let (x0, y0) = pt(r, a0);
-            let (x1, y1) = pt(r, a1);
-            let mut d = if hole > 0.0 {
-                let (hx, hy) = pt(r * hole, a1);
-                format!(
-                    "M{} {}A{} {} 0 {large} 1 {} {}L{} {}",
-                    n(x0),
-                    n(y0),
-                    n(r),
-                    n(r),
-                    n(x1),
-                    n(y1),
-                    n(hx),
-                    n(hy)
-                )
-            } else {
-                format!(
-                    "M{} {}L{} {}A{} {} 0 {large} 1 {} {}",
-                    n(ox),
-                    n(oy),
-                    n(x0),
-                    n(y0),
-                    n(r),
-                    n(r),
-                    n(x1),
-                    n(y1)
-                )
-            };
-            if hole > 0.0 {
-                let (hx, hy) = pt(r * hole, a0);
-                let _ = write!(
-                    d,
-                    "A{} {} 0 {large} 0 {} {}",
-                    n(r * hole),
-                    n(r * hole),
-                    n(hx),
-                    n(hy)
-                );
-            }
-            let _ = write!(
-                svg.out,
-                "<path class=\"slice\" d=\"{d}Z\" fill=\"{}\" stroke=\"#FFFFFF\" stroke-width=\"0.75\"/>",
-                color.hex()
-            );
-        }
-        if let Some(l) = labels {
-            let cat = s.categories.get(i).map(String::as_str);
-            let text = label_text(l, s, i, v, Some(v / total), cat);
-            let out_end = l.position.as_deref() == Some("outEnd");
-            let rad = match l.position.as_deref() {
-                Some("outEnd") => r * 1.1,
-                Some("inEnd") => r * 0.8,
-                Some("ctr") if hole == 0.0 => r * 0.5,
-                _ if hole > 0.0 => r * (1.0 + hole) / 2.0,
-                _ => r * 0.65,
-            };
-            let (lx, ly) = pt(rad, mid);
-            let anchor = if !out_end {
-                "middle"
-            } else if mid.cos() >= 0.0 {
-                "start"
-            } else {
-                "end"
-            };
-            texts.push((lx, ly + l.text.size * 0.35, anchor, text));
-        }
-        angle += sweep;
-    }
-    // Labels over all slices.
-    if let Some(l) = labels {
-        for (x, y, anchor, t) in texts {
-            svg.text(x, y, &l.text, anchor, None, &t);
-        }
-    }
 }
 
 // ----- category charts: bars, lines, areas -------------------------------------------
@@ -1497,7 +1411,6 @@ fn bars<'c>(
             si as f64 * bw * (1.0 - o)
         };
         let line = s.line.filter(|_| !s.no_line);
-        let dl = labels_of(p, s);
         for (i, seg) in stacks[si].iter().enumerate() {
             let Some((base, top)) = *seg else { continue };
             let centre = along(i as f64);
@@ -1512,7 +1425,8 @@ fn bars<'c>(
             } else {
                 svg.rect(lead, a.min(z), bw, (z - a).abs(), fill, line);
             }
-            if let Some(l) = dl {
+            if let Some((l, moved)) = point_label(p, s, i) {
+                let (dx, dy) = svg.dragged(moved);
                 let raw = s.values.get(i).copied().flatten().unwrap_or(0.0);
                 let cat = categories.get(i).map(String::as_str);
                 let text = label_text(l, s, i, raw, None, cat);
@@ -1542,14 +1456,14 @@ fn bars<'c>(
                         "inEnd" => "end",
                         _ => "start",
                     };
-                    labels.push((along_bar, y, &l.text, anchor, text));
+                    labels.push((along_bar + dx, y + dy, &l.text, anchor, text));
                 } else {
                     let y = if pos == "ctr" {
                         along_bar + size * 0.35
                     } else {
                         along_bar
                     };
-                    labels.push((lead + bw / 2.0, y, &l.text, "middle", text));
+                    labels.push((lead + bw / 2.0 + dx, y + dy, &l.text, "middle", text));
                 }
             }
         }
@@ -1644,14 +1558,16 @@ fn lines<'c>(
                 svg.marker(x, y, s.marker_size, s.color, &s.marker_symbol);
             }
         }
-        if let Some(l) = labels_of(p, s) {
-            for (i, _, t) in &pts {
-                let (x, y) = xy(*i, *t);
-                let raw = s.values.get(*i).copied().flatten().unwrap_or(0.0);
-                let text = label_text(l, s, *i, raw, None, categories.get(*i).map(String::as_str));
-                let (lx, ly, anchor) = point_label_at(l, x, y);
-                labels.push((lx, ly, &l.text, anchor, text));
-            }
+        for (i, _, t) in &pts {
+            let Some((l, moved)) = point_label(p, s, *i) else {
+                continue;
+            };
+            let (dx, dy) = svg.dragged(moved);
+            let (x, y) = xy(*i, *t);
+            let raw = s.values.get(*i).copied().flatten().unwrap_or(0.0);
+            let text = label_text(l, s, *i, raw, None, categories.get(*i).map(String::as_str));
+            let (lx, ly, anchor) = point_label_at(l, x + dx, y + dy);
+            labels.push((lx, ly, &l.text, anchor, text));
         }
     }
 }
@@ -1859,8 +1775,9 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                     }
                 }
             }
-            if let Some(l) = labels_of(p, s) {
-                for (i, x, y) in &pts {
+            for (i, x, y) in &pts {
+                if let Some((l, moved)) = point_label(p, s, *i) {
+                    let (dx, dy) = svg.dragged(moved);
                     let raw = s.values.get(*i).copied().flatten().unwrap_or(0.0);
                     let text = label_text(
                         l,
@@ -1870,7 +1787,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                         None,
                         s.categories.get(*i).map(String::as_str),
                     );
-                    let (lx, ly, anchor) = point_label_at(l, *x, *y);
+                    let (lx, ly, anchor) = point_label_at(l, *x + dx, *y + dy);
                     labels.push((lx, ly, &l.text, anchor, text));
                 }
             }

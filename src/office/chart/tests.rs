@@ -357,9 +357,16 @@ fn pie_slices_sum_to_a_full_turn_with_point_and_varied_colours() {
     for col in ["#4472C4", "#C00000", "#A5A5A5", "#FFC000"] {
         assert!(out.contains(&format!("fill=\"{col}\"")), "{col}");
     }
-    // Category and percent labels: 1 of 10 is 10 %.
-    assert!(out.contains(">A, 10%</text>"), "{out}");
-    assert!(out.contains(">D, 40%</text>"));
+    // Category and percent labels (1 of 10 is 10 %), on two lines: Office's default
+    // separator for a pie label showing just these two is a line break.
+    // (The first "A" is the legend's.)
+    let (a, ten) = (text_attrs(&out, "A", "y"), text_attrs(&out, "10%", "y"));
+    assert_eq!(
+        text_attrs(&out, "A", "x")[1],
+        text_attrs(&out, "10%", "x")[0]
+    );
+    assert!((ten[0] - a[1] - 12.0).abs() < 0.01, "{a:?} {ten:?}");
+    assert!(out.contains(">D</text>") && out.contains(">40%</text>"));
     // The legend names the slices.
     assert!(out.contains(">C</text>"));
 }
@@ -407,8 +414,8 @@ fn lines_with_and_without_markers_and_areas() {
     let out = svg(&c, 400.0, 300.0);
     assert_eq!(
         count(&out, "class=\"marker\""),
-        3,
-        "markers of the first series only"
+        4,
+        "markers of the first series only (and its legend key)"
     );
     // Automatic markers: the first series' shape is a diamond.
     assert_eq!(count(&out, "<circle "), 0);
@@ -1153,4 +1160,232 @@ fn the_top_value_label_stays_inside_the_frame() {
         let (y, size) = (num(" y=\""), num("font-size=\""));
         assert!(y - 0.8 * size >= 0.0, "a label above the frame: <text {t}");
     }
+}
+
+/// A pie with one series, the categories A, B, C … and `extra` inside its `c:ser`.
+fn labelled_pie(kind: &str, vals: &[Option<f64>], extra: &str) -> Chart {
+    let cats: Vec<String> = (0..vals.len())
+        .map(|i| char::from(b'A' + i as u8).to_string())
+        .collect();
+    let cats: Vec<&str> = cats.iter().map(String::as_str).collect();
+    let plot = format!(
+        r#"<c:{kind}Chart><c:varyColors val="1"/>{}<c:firstSliceAng val="0"/><c:holeSize val="50"/></c:{kind}Chart>"#,
+        ser(0, "S", &cats, vals, extra)
+    );
+    parse(&plot, "<c:autoTitleDeleted val=\"1\"/>")
+}
+
+/// The points' own `c:dLbl`s (`shapecrawler-005_chart`): a series whose `c:dLbls` shows
+/// nothing still labels the points that say so, a deleted point label is not drawn, and
+/// a dragged label (a factor-mode `c:manualLayout`) moves by fractions of the frame.
+#[test]
+fn point_labels_override_their_series() {
+    let dlbls = r#"<c:dLbls><c:dLbl><c:idx val="0"/><c:showVal val="1"/></c:dLbl><c:dLbl><c:idx val="1"/><c:layout><c:manualLayout><c:x val="-0.3"/><c:y val="0.1"/></c:manualLayout></c:layout><c:showVal val="1"/></c:dLbl><c:dLbl><c:idx val="2"/><c:delete val="1"/></c:dLbl><c:showVal val="0"/><c:showLeaderLines val="1"/></c:dLbls>"#;
+    let vals = [Some(50.0), Some(30.0), Some(20.0), Some(7.0)];
+    let c = labelled_pie("pie", &vals, dlbls);
+    let s = &c.plots[0].series[0];
+    assert!(s.labels.is_none());
+    assert_eq!(s.point_labels.len(), 3);
+    assert_eq!(s.point_labels[1].offset, Some((-0.3, 0.1)));
+    assert!(s.point_labels[2].labels.is_none());
+    // Inherited from the series: leader lines on.
+    assert!(s.point_labels[0].labels.as_ref().unwrap().leader_lines);
+    let out = svg(&c, 400.0, 300.0);
+    assert!(
+        out.contains(">50</text>") && out.contains(">30</text>"),
+        "{out}"
+    );
+    assert!(!out.contains(">20</text>") && !out.contains(">7</text>"));
+    // Undragged, B's label would sit in its slice (clockwise from 12 o'clock: the lower
+    // right); dragged 0.3 × 400 left and 0.1 × 300 down, out of the pie, and tied to
+    // its slice by a line.
+    let c0 = labelled_pie(
+        "pie",
+        &vals,
+        &dlbls.replace(
+            r#"<c:layout><c:manualLayout><c:x val="-0.3"/><c:y val="0.1"/></c:manualLayout></c:layout>"#,
+            "",
+        ),
+    );
+    let (x0, y0) = (
+        text_attrs(&svg(&c0, 400.0, 300.0), "30", "x")[0],
+        text_attrs(&svg(&c0, 400.0, 300.0), "30", "y")[0],
+    );
+    let (x, y) = (
+        text_attrs(&out, "30", "x")[0],
+        text_attrs(&out, "30", "y")[0],
+    );
+    assert!(
+        (x - x0 + 120.0).abs() < 0.02 && (y - y0 - 30.0).abs() < 0.02,
+        "{x0},{y0} → {x},{y}"
+    );
+    assert!(out.contains("stroke=\"#A6A6A6\""), "a leader line: {out}");
+}
+
+/// The distance of the first label `label` (its middle) from the centre of the first
+/// slice's pie, and that pie's radius.
+fn label_distance(out: &str, label: &str) -> (f64, f64) {
+    let slice = out.split("class=\"slice\" d=\"M").nth(1).unwrap();
+    let nums: Vec<f64> = slice
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .filter(|t| !t.is_empty())
+        .take(2)
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let (cx, cy) = (nums[0], nums[1]);
+    let a = slice.find('A').unwrap();
+    let r: f64 = slice[a + 1..].split(' ').next().unwrap().parse().unwrap();
+    let x = text_attrs(out, label, "x")[0];
+    let y = text_attrs(out, label, "y")[0] - 3.5;
+    ((x - cx).hypot(y - cy), r)
+}
+
+/// Label positions of a pie: `outEnd` outside the rim, `ctr` halfway, `inEnd` inside
+/// near the rim; best fit (no position) puts a label that does not fit its thin slice
+/// outside, and small neighbours' outside labels are pushed apart, never overlapping.
+#[test]
+fn pie_labels_take_their_position_and_do_not_overlap() {
+    let vals = [Some(60.0), Some(40.0)];
+    let at = |pos: &str| {
+        let labels = format!(r#"<c:dLbls><c:dLblPos val="{pos}"/><c:showVal val="1"/></c:dLbls>"#);
+        svg(&labelled_pie("pie", &vals, &labels), 400.0, 300.0)
+    };
+    let (out, r) = label_distance(&at("outEnd"), "60");
+    assert!(out > r, "{out} {r}");
+    let (ctr, r) = label_distance(&at("ctr"), "60");
+    assert!((ctr - r * 0.5).abs() < 1.0, "{ctr} {r}");
+    let (in_end, r) = label_distance(&at("inEnd"), "60");
+    assert!(in_end < r && in_end > r * 0.6, "{in_end} {r}");
+    // Best fit: the wide label of a 1 % sliver goes outside; five slivers' labels do not
+    // overlap one another.
+    let many = [
+        Some(95.0),
+        Some(1.0),
+        Some(1.0),
+        Some(1.0),
+        Some(1.0),
+        Some(1.0),
+    ];
+    let labels = r#"<c:dLbls><c:showCatName val="1"/><c:showVal val="1"/><c:showLeaderLines val="1"/></c:dLbls>"#;
+    let out = svg(&labelled_pie("pie", &many, labels), 400.0, 300.0);
+    let (sliver, r) = label_distance(&out, "B, 1");
+    assert!(sliver > r, "{sliver} {r}");
+    let ys: Vec<f64> = ["B, 1", "C, 1", "D, 1", "E, 1", "F, 1"]
+        .iter()
+        .map(|l| text_attrs(&out, l, "y")[0])
+        .collect();
+    let mut sorted = ys.clone();
+    sorted.sort_by(f64::total_cmp);
+    assert!(sorted.windows(2).all(|w| w[1] - w[0] >= 11.9), "{ys:?}");
+    // Pushed away from their slices, they are tied to them by leader lines.
+    assert!(count(&out, "stroke=\"#A6A6A6\"") >= 3, "{out}");
+    let no_lines = labels.replace("<c:showLeaderLines val=\"1\"/>", "");
+    let out = svg(&labelled_pie("pie", &many, &no_lines), 400.0, 300.0);
+    assert_eq!(count(&out, "stroke=\"#A6A6A6\""), 0);
+}
+
+/// A label's separator (`c:separator`) joins its parts as written; a doughnut's labels sit
+/// on the middle of its ring; a one-point doughnut is a whole ring with its hole.
+#[test]
+fn separators_and_doughnut_labels() {
+    let labels = r#"<c:dLbls><c:showVal val="1"/><c:showCatName val="1"/><c:separator>; </c:separator></c:dLbls>"#;
+    let out = svg(
+        &labelled_pie("pie", &[Some(3.0), Some(1.0)], labels),
+        400.0,
+        300.0,
+    );
+    assert!(out.contains(">A; 3</text>"), "{out}");
+    let line_break = labels.replace("; ", "\n");
+    let out = svg(
+        &labelled_pie("pie", &[Some(3.0), Some(1.0)], &line_break),
+        400.0,
+        300.0,
+    );
+    assert!(
+        out.contains(">A</text>") && out.contains(">3</text>"),
+        "{out}"
+    );
+    // Value and category without a separator: Office's comma.
+    let plain = labels.replace("<c:separator>; </c:separator>", "");
+    let out = svg(
+        &labelled_pie("pie", &[Some(3.0), Some(1.0)], &plain),
+        400.0,
+        300.0,
+    );
+    assert!(out.contains(">A, 3</text>"), "{out}");
+    // Doughnut (hole 50 %): the label halfway between the hole and the rim, whatever its
+    // position says.
+    let ring = r#"<c:dLbls><c:dLblPos val="outEnd"/><c:showVal val="1"/></c:dLbls>"#;
+    let out = svg(
+        &labelled_pie("doughnut", &[Some(1.0), Some(1.0)], ring),
+        300.0,
+        300.0,
+    );
+    // The first slice starts on its outer arc, not at a centre: measure from the frame's
+    // middle (no title or legend, even margins).
+    let x = text_attrs(&out, "1", "x")[0];
+    let slice = out.split("class=\"slice\"").nth(1).unwrap();
+    let r: f64 = slice
+        .split('A')
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((x - 150.0 - 0.75 * r).abs() < 1.5, "{x} {r}");
+    let out = svg(&labelled_pie("doughnut", &[Some(1.0)], ""), 300.0, 300.0);
+    assert!(out.contains("fill-rule=\"evenodd\""), "{out}");
+    // Two circles in one path: the rim and the hole.
+    let d = out.split("class=\"slice\" d=\"").nth(1).unwrap();
+    assert_eq!(count(&d[..d.find('"').unwrap()], "Z"), 2);
+}
+
+/// Columns honour their points' own labels too: only the point whose `c:dLbl` shows its
+/// value is labelled, moved by its drag.
+#[test]
+fn column_point_labels_override_their_series() {
+    let dlbls = r#"<c:dLbls><c:dLbl><c:idx val="1"/><c:layout><c:manualLayout><c:x val="0.05"/><c:y val="0"/></c:manualLayout></c:layout><c:showVal val="1"/></c:dLbl><c:showVal val="0"/></c:dLbls>"#;
+    let plot = |extra: &str| {
+        let xml = format!(
+            r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+            ser(0, "S", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], extra),
+            cat_val_axes("")
+        );
+        svg(&parse(&xml, ""), 400.0, 300.0)
+    };
+    let out = plot(dlbls);
+    // "5" is also a value axis label: the data label is the last one.
+    let xs = text_attrs(&out, "5", "x");
+    let still = plot(&dlbls.replace(r#"<c:x val="0.05"/>"#, r#"<c:x val="0"/>"#));
+    assert_eq!(xs.len(), text_attrs(&still, "5", "x").len());
+    assert!(
+        (xs.last().unwrap() - text_attrs(&still, "5", "x").last().unwrap() - 20.0).abs() < 0.02
+    );
+    // No label for 4 (the axis runs 0 … 6 in ones and shows 4 once).
+    assert_eq!(count(&out, ">4</text>"), count(&plot(""), ">4</text>"));
+}
+
+/// A line series with markers is keyed in the legend by a short line with its marker on
+/// the middle, as Office draws it; without markers, the line alone.
+#[test]
+fn legend_keys_of_lines_with_markers_carry_the_marker() {
+    let chart = |marker: &str| {
+        let xml = format!(
+            r#"<c:lineChart><c:grouping val="standard"/>{}<c:marker val="1"/>{AXES}</c:lineChart>{}"#,
+            ser(0, "S", &CATS, &[Some(1.0), Some(2.0), Some(3.0)], marker),
+            cat_val_axes("")
+        );
+        svg(
+            &parse(&xml, "<c:legend><c:legendPos val=\"r\"/></c:legend>"),
+            400.0,
+            300.0,
+        )
+    };
+    let with = chart(r#"<c:marker><c:symbol val="square"/><c:size val="7"/></c:marker>"#);
+    // Three on the points, one in the legend.
+    assert_eq!(count(&with, "class=\"marker\""), 4, "{with}");
+    let without = chart(r#"<c:marker><c:symbol val="none"/></c:marker>"#);
+    assert_eq!(count(&without, "class=\"marker\""), 0, "{without}");
 }
