@@ -313,6 +313,33 @@ pub struct DataLabels {
     pub leader_lines: bool,
     /// The leader lines' colour (`c:leaderLines/c:spPr`, else Office's 35 % grey).
     pub leader_color: Color,
+    /// The label's box (`c:spPr`): a fill behind the text, an outline around it. Office
+    /// styles often set a white box, so that dark text stays readable on dark slices and
+    /// bars.
+    #[serde(skip_serializing_if = "LabelBox::is_empty")]
+    pub frame: LabelBox,
+}
+
+/// The box around a data label (`c:dLbls/c:spPr`, `c:dLbl/c:spPr`).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelBox {
+    /// Its solid fill; `None` is transparent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill: Option<Color>,
+    /// Its outline's colour; `None` draws none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outline: Option<Color>,
+    /// The room between the box's edge and the text, in points: across and down
+    /// (`a:bodyPr` `lIns`/`tIns`).
+    pub inset: (f64, f64),
+}
+
+impl LabelBox {
+    /// Whether it draws nothing.
+    pub fn is_empty(&self) -> bool {
+        self.fill.is_none() && self.outline.is_none()
+    }
 }
 
 impl DataLabels {

@@ -12,8 +12,8 @@ use crate::office::xml::Element;
 use crate::office::Ns;
 
 use super::model::{
-    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, Legend, ManualLayout, Plot,
-    PlotKind, PointLabel, PointStyle, Series, TextStyle,
+    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, Legend,
+    ManualLayout, Plot, PlotKind, PointLabel, PointStyle, Series, TextStyle,
 };
 use super::palette::{luminance, series_color};
 
@@ -587,7 +587,43 @@ fn label_settings(
         leader_color: leader_color
             .or(base.map(|b| b.leader_color))
             .unwrap_or(LEADER_GREY),
+        frame: label_box(el, colors)
+            .or(base.map(|b| b.frame))
+            .unwrap_or_default(),
     }
+}
+
+/// Office's data-label insets, in points: 3 across, 1.5 down (the `lIns`/`tIns` it
+/// writes for labels, smaller than a text box's default).
+const LABEL_INSET: (f64, f64) = (3.0, 1.5);
+
+/// A label's own box (`c:spPr`, with the insets of `c:txPr/a:bodyPr`); `None` when the
+/// element has no `c:spPr`, so that a point's label keeps its series' box.
+fn label_box(el: Element<'_>, colors: &ColorCtx<'_>) -> Option<LabelBox> {
+    let sp = el.child(Ns::C, "spPr")?;
+    let body = el
+        .child(Ns::C, "txPr")
+        .and_then(|t| t.child(Ns::A, "bodyPr"));
+    let inset = |name: &str, default: f64| {
+        body.and_then(|b| b.attr(Ns::None, name))
+            .and_then(number)
+            .map(|emu| emu / 12_700.0)
+            .filter(|pt| pt.is_finite() && (0.0..=72.0).contains(pt))
+            .unwrap_or(default)
+    };
+    let fill = sp
+        .child(Ns::A, "solidFill")
+        .and_then(|f| colors.child_color(f));
+    let outline = sp
+        .child(Ns::A, "ln")
+        .filter(|ln| ln.child(Ns::A, "noFill").is_none())
+        .and_then(|ln| ln.child(Ns::A, "solidFill"))
+        .and_then(|f| colors.child_color(f));
+    Some(LabelBox {
+        fill,
+        outline,
+        inset: (inset("lIns", LABEL_INSET.0), inset("tIns", LABEL_INSET.1)),
+    })
 }
 
 /// Most characters of a label separator kept.

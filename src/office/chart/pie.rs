@@ -16,12 +16,7 @@ use std::fmt::Write as _;
 
 use super::model::{Chart, Color, DataLabels, Plot, PlotKind, TextStyle};
 use super::render::{label_text, n, point_color, point_label, slice_sweeps, text_width};
-use super::render::{Rect, Svg};
-
-/// Lines of one label drawn at most.
-const MAX_LINES: usize = 8;
-/// Line height of label text, in ems.
-const LINE: f64 = 1.2;
+use super::render::{Rect, Svg, LABEL_LINE as LINE, MAX_LABEL_LINES as MAX_LINES};
 
 /// One slice: its point, its angles (radians, clockwise from 3 o'clock, as SVG turns)
 /// and the centre it is drawn around (moved out when exploded).
@@ -204,11 +199,18 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool)
                 .take(MAX_LINES)
                 .collect();
             let size = l.text.size;
+            // A boxed label takes its insets' room too.
+            let (ix, iy) = if l.frame.is_empty() {
+                (0.0, 0.0)
+            } else {
+                l.frame.inset
+            };
             let w = lines
                 .iter()
                 .map(|t| text_width(t, size) * svg.wide)
-                .fold(0.0, f64::max);
-            let h = lines_height(size, lines.len());
+                .fold(0.0, f64::max)
+                + 2.0 * ix;
+            let h = lines_height(size, lines.len()) + 2.0 * iy;
             Some(Text {
                 labels: l,
                 offset,
@@ -283,6 +285,7 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool)
         if l.leader_lines && label.outside && moved {
             leader(svg, &slices[k], r, label, l.text.size, l.leader_color);
         }
+        svg.label_frame(label.x, label.y, label.w, label.h, &l.frame);
         draw_label(svg, label, &l.text);
     }
 }
@@ -410,7 +413,7 @@ fn leader(svg: &mut Svg, slice: &Slice, r: f64, label: &Label, size: f64, color:
 
 /// A label's lines, centred in its box.
 fn draw_label(svg: &mut Svg, label: &Label, style: &TextStyle) {
-    let top = label.y - label.h / 2.0;
+    let top = label.y - lines_height(style.size, label.lines.len()) / 2.0;
     for (k, line) in label.lines.iter().enumerate() {
         let base = top + style.size * LINE * (k as f64 + 0.5) + style.size * 0.35;
         svg.text(label.x, base, style, "middle", None, line);

@@ -16,7 +16,8 @@ use std::fmt::Write as _;
 use crate::markup::escape_into;
 
 use super::model::{
-    Axis, CategoryGroup, Chart, Color, DataLabels, Grouping, Plot, PlotKind, Series, TextStyle,
+    Axis, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, Plot, PlotKind, Series,
+    TextStyle,
 };
 use super::parse::format_number;
 use super::scale::Scale;
@@ -70,6 +71,10 @@ pub fn accessible_label(c: &Chart) -> String {
 
 /// Most characters of one label that are drawn.
 const MAX_LABEL: usize = 60;
+/// Most lines of one data label that are drawn.
+pub(super) const MAX_LABEL_LINES: usize = 8;
+/// Line height of data-label text, in ems.
+pub(super) const LABEL_LINE: f64 = 1.2;
 /// The gap between an axis and the labels beside it, in points: 1 mm, whatever the
 /// label size (LibreOffice's renderings of PowerPoint charts keep it so; a gap in ems
 /// pushes large labels out of a tight manual layout).
@@ -357,6 +362,46 @@ impl Svg {
             let _ = write!(self.out, " stroke=\"{}\" stroke-width=\"0.75\"", l.hex());
         }
         self.out.push_str("/>");
+    }
+
+    /// A data label over its box: one line with its baseline at `y`, or several (a
+    /// separator's line breaks) centred on that line.
+    pub(super) fn data_label(&mut self, x: f64, y: f64, l: &DataLabels, anchor: &str, text: &str) {
+        let s = &l.text;
+        let lines: Vec<&str> = text
+            .split('\n')
+            .map(|t| t.trim_end_matches('\r'))
+            .take(MAX_LABEL_LINES)
+            .collect();
+        let step = s.size * LABEL_LINE;
+        let first = y - step * (lines.len() - 1) as f64 / 2.0;
+        if !l.frame.is_empty() {
+            let w = lines
+                .iter()
+                .map(|t| text_width(t, s.size) * self.wide)
+                .fold(0.0, f64::max);
+            let cx = match anchor {
+                "middle" => x,
+                "end" => x - w / 2.0,
+                _ => x + w / 2.0,
+            };
+            // A line's middle sits 0.35 em above its baseline.
+            let cy = first - s.size * 0.35 + step * (lines.len() - 1) as f64 / 2.0;
+            let (ix, iy) = l.frame.inset;
+            let h = step * lines.len() as f64;
+            self.label_frame(cx, cy, w + 2.0 * ix, h + 2.0 * iy, &l.frame);
+        }
+        for (k, line) in lines.iter().enumerate() {
+            self.text(x, first + step * k as f64, s, anchor, None, line);
+        }
+    }
+
+    /// A label's box, `w` by `h` points (its insets included) centred on (cx, cy).
+    pub(super) fn label_frame(&mut self, cx: f64, cy: f64, w: f64, h: f64, frame: &LabelBox) {
+        if frame.is_empty() {
+            return;
+        }
+        self.rect(cx - w / 2.0, cy - h / 2.0, w, h, frame.fill, frame.outline);
     }
 
     /// How far a label its author dragged moves, in points (`offset` in fractions of
@@ -1115,7 +1160,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     }
 
     // Plots: areas first, then bars, then lines, as Office layers them.
-    let mut labels: Vec<(f64, f64, &TextStyle, &str, String)> = Vec::new();
+    let mut labels: Vec<(f64, f64, &DataLabels, &str, String)> = Vec::new();
     for kind in [PlotKind::Area, PlotKind::Bar, PlotKind::Line] {
         for p in plots.iter().filter(|p| p.kind == kind) {
             let v = match (&secondary, p.axis_ids.get(1).copied()) {
@@ -1329,8 +1374,8 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             );
         }
     }
-    for (x, y, s, anchor, t) in labels {
-        svg.text(x, y, s, anchor, None, &t);
+    for (x, y, l, anchor, t) in labels {
+        svg.data_label(x, y, l, anchor, &t);
     }
 }
 
@@ -1387,7 +1432,7 @@ fn bars<'c>(
     place: &dyn Fn(&ValueScale<'_>, f64) -> f64,
     along: &dyn Fn(f64) -> f64,
     categories: &[String],
-    labels: &mut Vec<(f64, f64, &'c TextStyle, &'static str, String)>,
+    labels: &mut Vec<(f64, f64, &'c DataLabels, &'static str, String)>,
 ) {
     // Office's cluster: k bars of width w overlapping by o·w, then a gap of g·w.
     let k = if p.grouping.stacks() {
@@ -1456,14 +1501,14 @@ fn bars<'c>(
                         "inEnd" => "end",
                         _ => "start",
                     };
-                    labels.push((along_bar + dx, y + dy, &l.text, anchor, text));
+                    labels.push((along_bar + dx, y + dy, l, anchor, text));
                 } else {
                     let y = if pos == "ctr" {
                         along_bar + size * 0.35
                     } else {
                         along_bar
                     };
-                    labels.push((lead + bw / 2.0 + dx, y + dy, &l.text, "middle", text));
+                    labels.push((lead + bw / 2.0 + dx, y + dy, l, "middle", text));
                 }
             }
         }
@@ -1494,7 +1539,7 @@ fn lines<'c>(
     along: &dyn Fn(f64) -> f64,
     horizontal: bool,
     categories: &[String],
-    labels: &mut Vec<(f64, f64, &'c TextStyle, &'static str, String)>,
+    labels: &mut Vec<(f64, f64, &'c DataLabels, &'static str, String)>,
 ) {
     let xy = |i: usize, val: f64| {
         let (c, w) = (along(i as f64), place(v, v.scale.clamp(val)));
@@ -1567,7 +1612,7 @@ fn lines<'c>(
             let raw = s.values.get(*i).copied().flatten().unwrap_or(0.0);
             let text = label_text(l, s, *i, raw, None, categories.get(*i).map(String::as_str));
             let (lx, ly, anchor) = point_label_at(l, x + dx, y + dy);
-            labels.push((lx, ly, &l.text, anchor, text));
+            labels.push((lx, ly, l, anchor, text));
         }
     }
 }
@@ -1734,7 +1779,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         .flat_map(|s| s.sizes.iter().flatten())
         .map(|v| v.abs())
         .fold(0.0, f64::max);
-    let mut labels: Vec<(f64, f64, &TextStyle, &str, String)> = Vec::new();
+    let mut labels: Vec<(f64, f64, &DataLabels, &str, String)> = Vec::new();
     for p in &plots {
         for s in &p.series {
             let pts: Vec<(usize, f64, f64)> = s
@@ -1788,7 +1833,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                         s.categories.get(*i).map(String::as_str),
                     );
                     let (lx, ly, anchor) = point_label_at(l, *x + dx, *y + dy);
-                    labels.push((lx, ly, &l.text, anchor, text));
+                    labels.push((lx, ly, l, anchor, text));
                 }
             }
         }
@@ -1857,8 +1902,8 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             );
         }
     }
-    for (x, y, s, anchor, t) in labels {
-        svg.text(x, y, s, anchor, None, &t);
+    for (x, y, l, anchor, t) in labels {
+        svg.data_label(x, y, l, anchor, &t);
     }
 }
 

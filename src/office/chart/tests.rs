@@ -1389,3 +1389,85 @@ fn legend_keys_of_lines_with_markers_carry_the_marker() {
     let without = chart(r#"<c:marker><c:symbol val="none"/></c:marker>"#);
     assert_eq!(count(&without, "class=\"marker\""), 0, "{without}");
 }
+
+/// A label's `c:spPr` draws its box: a white fill behind each value of a stacked column
+/// (`084_charts`, where dark text would sit on dark bars), wrapped around its text, and
+/// kept by the points that do not set their own; a point whose `c:spPr` has no fill has
+/// no box.
+#[test]
+fn labels_with_a_fill_are_drawn_on_their_box() {
+    let dlbls = r#"<c:dLbls><c:dLbl><c:idx val="2"/><c:spPr><a:noFill/></c:spPr><c:showVal val="1"/></c:dLbl><c:spPr><a:solidFill><a:schemeClr val="bg1"/></a:solidFill><a:ln><a:noFill/></a:ln></c:spPr><c:txPr><a:bodyPr lIns="38100" tIns="19050"/><a:p><a:pPr><a:defRPr sz="1000"/></a:pPr></a:p></c:txPr><c:showVal val="1"/></c:dLbls>"#;
+    let plot = |extra: &str| {
+        let xml = format!(
+            r#"<c:barChart><c:barDir val="col"/><c:grouping val="stacked"/><c:overlap val="100"/>{}{AXES}</c:barChart>{}"#,
+            ser(0, "S", &CATS, &[Some(30.0), Some(50.0), Some(40.0)], extra),
+            cat_val_axes("")
+        );
+        svg(&parse(&xml, ""), 400.0, 300.0)
+    };
+    let out = plot(dlbls);
+    let boxes = rects(&out, "#FFFFFF");
+    assert_eq!(boxes.len(), 2, "{out}");
+    for (value, b) in ["30", "50"].iter().zip(&boxes) {
+        let x = *text_attrs(&out, value, "x").last().unwrap();
+        let y = *text_attrs(&out, value, "y").last().unwrap();
+        // Centred on the text, 3 pt wider than it each side, the baseline inside.
+        assert!((b[0] + b[2] / 2.0 - x).abs() < 0.01, "{value}: {b:?} {x}");
+        assert!(b[2] > 2.0 * 3.0 + 10.0 && b[2] < 2.0 * 3.0 + 14.0, "{b:?}");
+        assert!(b[1] < y - 7.0 && b[1] + b[3] > y, "{value}: {b:?} {y}");
+        // The box is drawn before (under) its text.
+        let text_at = out.rfind(&format!(">{value}</text>")).unwrap();
+        let box_at = out.find(&format!("x=\"{}\"", super::render::n(b[0])));
+        assert!(box_at.is_some_and(|at| at < text_at), "{value}");
+    }
+    // The third point's own `c:spPr` says no fill; its label is still drawn.
+    assert!(out.contains(">40</text>"), "{out}");
+    // Without `c:spPr` no box at all.
+    let plain = plot(&dlbls.replace(
+        r#"<c:spPr><a:solidFill><a:schemeClr val="bg1"/></a:solidFill><a:ln><a:noFill/></a:ln></c:spPr>"#,
+        "",
+    ));
+    assert!(rects(&plain, "#FFFFFF").is_empty(), "{plain}");
+}
+
+/// A pie's boxed labels are boxed too, and their box counts when labels are placed.
+#[test]
+fn pie_labels_with_a_fill_are_drawn_on_their_box() {
+    let labels = r#"<c:dLbls><c:spPr><a:solidFill><a:srgbClr val="FFFF00"/></a:solidFill><a:ln><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill></a:ln></c:spPr><c:showVal val="1"/><c:showCatName val="1"/><c:separator>
+</c:separator></c:dLbls>"#;
+    let out = svg(
+        &labelled_pie("pie", &[Some(3.0), Some(1.0)], labels),
+        400.0,
+        300.0,
+    );
+    let boxes = rects(&out, "#FFFF00");
+    assert_eq!(boxes.len(), 2, "{out}");
+    assert_eq!(count(&out, "stroke=\"#FF0000\""), 2, "{out}");
+    // Each box holds its two lines.
+    for (cat, b) in ["A", "B"].iter().zip(&boxes) {
+        let y = text_attrs(&out, cat, "y")[0];
+        assert!(y > b[1] && y < b[1] + b[3], "{cat} {b:?} {y}");
+    }
+}
+
+/// A bar's label whose separator breaks the line is drawn on two lines.
+#[test]
+fn bar_labels_break_at_a_line_break_separator() {
+    let dlbls = "<c:dLbls><c:showVal val=\"1\"/><c:showCatName val=\"1\"/><c:separator>\n</c:separator></c:dLbls>";
+    let xml = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], dlbls),
+        cat_val_axes("")
+    );
+    let out = svg(&parse(&xml, ""), 400.0, 300.0);
+    // "North" is also a category tick label: the data label's line is the second.
+    let north = text_attrs(&out, "North", "y");
+    let three = text_attrs(&out, "3", "y");
+    assert_eq!(north.len(), 2, "{out}");
+    assert!(
+        three
+            .iter()
+            .any(|y| (y - north[1] - 12.0).abs() < 0.5 || (north[1] - y - 12.0).abs() < 0.5),
+        "{north:?} {three:?}"
+    );
+}
