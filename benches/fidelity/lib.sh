@@ -9,11 +9,13 @@ say() { echo "fidelity: $*" >&2; }
 # Installs what is missing (idempotent); NO_SETUP=1 skips it. Needs root for apt.
 fidelity_setup() {
     if [ "${NO_SETUP:-}" != 1 ]; then
+        # `grep -q` would stop at the first match and, under pipefail, the fc-list it cut
+        # off (SIGPIPE) would count as a missing font: not -q.
         local need_apt=()
         command -v soffice >/dev/null || need_apt+=(libreoffice-impress-nogui libreoffice-writer-nogui)
         command -v pdftoppm >/dev/null || need_apt+=(poppler-utils)
-        fc-list | grep -qi carlito || need_apt+=(fonts-crosextra-carlito)
-        fc-list | grep -qi 'liberation sans' || need_apt+=(fonts-liberation)
+        fc-list | grep -i carlito >/dev/null || need_apt+=(fonts-crosextra-carlito)
+        fc-list | grep -i 'liberation sans' >/dev/null || need_apt+=(fonts-liberation)
         [ -x /usr/bin/chromium ] || need_apt+=(chromium)
         if [ ${#need_apt[@]} -gt 0 ]; then
             say "apt-get install ${need_apt[*]}"
