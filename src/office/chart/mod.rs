@@ -14,6 +14,7 @@
 //! ([`scale`]).
 
 mod contour;
+mod dates;
 pub mod model;
 pub mod palette;
 pub mod parse;

@@ -34,6 +34,8 @@ pub struct Chart {
     pub plot_layout: Option<ManualLayout>,
     /// The chart is a 3-D chart (`bar3DChart`, `c:view3D` …) drawn as its 2-D equivalent.
     pub drawn_as_2d: bool,
+    /// Dates count from 1904 rather than 1900 (`c:date1904`).
+    pub date1904: bool,
     /// The default text style of the chart (`c:chartSpace/c:txPr`, else 10 pt grey).
     pub text: TextStyle,
     /// The chart-space fill, when it sets a solid one (`c:chartSpace/c:spPr`).
@@ -43,6 +45,12 @@ pub struct Chart {
     /// when it draws one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub border: Option<(Color, f64)>,
+    /// The plot area's fill, when it sets a solid one (`c:plotArea/c:spPr`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plot_fill: Option<Color>,
+    /// The plot area's outline: colour and width in points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plot_border: Option<(Color, f64)>,
     /// The typeface of the chart's text as the part names it (`c:chartSpace/c:txPr`'s
     /// `a:latin`, else `+mn-lt`, the theme's body font, which Office uses by default);
     /// the format's parser resolves theme references.
@@ -67,9 +75,12 @@ impl Chart {
             legend: None,
             plot_layout: None,
             drawn_as_2d: false,
+            date1904: false,
             text: TextStyle::default(),
             background: None,
             border: None,
+            plot_fill: None,
+            plot_border: None,
             font: "+mn-lt".to_owned(),
             truncated: false,
             palette: Vec::new(),
@@ -224,6 +235,14 @@ pub struct Series {
     /// they group (Clothing over Dresses and Tops).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub category_levels: Vec<Vec<CategoryGroup>>,
+    /// The categories as numbers, when their cache is numeric (`c:cat/c:numRef`): the
+    /// dates a date axis places its points by.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub category_numbers: Vec<Option<f64>>,
+    /// The format code of a numeric category cache, which a date axis linked to its
+    /// source formats its labels with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category_format: Option<String>,
     /// Every pie slice pulled out by this percent of the radius (the series'
     /// `c:explosion`), unless its point says otherwise.
     pub explosion: f64,
@@ -391,6 +410,18 @@ pub enum AxisKind {
     Series,
 }
 
+/// A step of a date axis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TimeUnit {
+    /// Days.
+    Days,
+    /// Calendar months.
+    Months,
+    /// Calendar years.
+    Years,
+}
+
 /// A label of an outer category level and the categories it spans.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -423,9 +454,16 @@ pub struct Axis {
     /// Fixed maximum (`c:scaling/c:max`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<f64>,
-    /// Fixed major unit (`c:majorUnit`).
+    /// Fixed major unit (`c:majorUnit`; on a date axis, in `major_time_unit`s).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub major_unit: Option<f64>,
+    /// A date axis's slot: one category per day, month or year (`c:baseTimeUnit`);
+    /// `None` lets the dates choose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_time_unit: Option<TimeUnit>,
+    /// The unit of a date axis's `major_unit` (`c:majorTimeUnit`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub major_time_unit: Option<TimeUnit>,
     /// The labels' number format (`c:numFmt`) when not linked to the source.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format_code: Option<String>,

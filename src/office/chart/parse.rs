@@ -13,7 +13,7 @@ use crate::office::Ns;
 
 use super::model::{
     Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, Legend,
-    ManualLayout, Plot, PlotKind, PointLabel, PointStyle, Series, TextStyle,
+    ManualLayout, Plot, PlotKind, PointLabel, PointStyle, Series, TextStyle, TimeUnit,
 };
 use super::palette::{luminance, series_color};
 
@@ -44,18 +44,7 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
     out.background = root
         .child(Ns::C, "spPr")
         .and_then(|sp| area_color(sp, colors));
-    out.border = root
-        .child(Ns::C, "spPr")
-        .and_then(|sp| sp.child(Ns::A, "ln"))
-        .and_then(|ln| {
-            let color = fill_color(ln, colors)?;
-            // 0.75 pt when the line gives no width (a hairline of Office's styles).
-            let width = ln
-                .attr(Ns::None, "w")
-                .and_then(number)
-                .map_or(0.75, |w| (w / 12_700.0).clamp(0.25, 10.0));
-            Some((color, width))
-        });
+    out.border = root.child(Ns::C, "spPr").and_then(|sp| outline(sp, colors));
     let style = child_num(root, "style")
         .filter(|s| (1.0..=48.0).contains(s))
         .map(|s| s as usize);
@@ -75,8 +64,12 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
         ..out.text
     };
     out.drawn_as_2d = chart.child(Ns::C, "view3D").is_some();
+    out.date1904 = child_bool(root, "date1904") == Some(true);
     let plot_area = chart.child(Ns::C, "plotArea");
     out.plot_layout = plot_area.and_then(manual_layout);
+    let plot_sp = plot_area.and_then(|p| p.child(Ns::C, "spPr"));
+    out.plot_fill = plot_sp.and_then(|sp| area_color(sp, colors));
+    out.plot_border = plot_sp.and_then(|sp| outline(sp, colors));
 
     let mut budget = MAX_TOTAL_POINTS;
     let mut series_left = MAX_SERIES;
@@ -403,6 +396,19 @@ fn series(
         cut |= c;
         (cats, Vec::new())
     };
+    // Numeric categories (dates, most often) are kept as numbers too, for date axes.
+    let (category_numbers, category_format) = match ser.child(Ns::C, "cat") {
+        Some(cat)
+            if !xy
+                && cat
+                    .elements()
+                    .any(|e| e.ns() == Ns::C && matches!(e.name(), "numRef" | "numLit")) =>
+        {
+            let (numbers, format, _) = cached_numbers(cat, room);
+            (numbers, format)
+        }
+        _ => (Vec::new(), None),
+    };
     let category_levels = match ser.child(Ns::C, "cat") {
         Some(cat) if !xy => outer_levels(cat, categories.len()),
         _ => Vec::new(),
@@ -471,6 +477,8 @@ fn series(
         automatic: fill.is_none() && line.is_none(),
         categories,
         category_levels,
+        category_numbers,
+        category_format,
         explosion,
         values,
         x_values,
@@ -694,11 +702,17 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Axis {
         Some(ln) => Some(fill_color(ln, colors).unwrap_or(Color::rgb(0xBFBFBF))),
         None => Some(Color::rgb(0xBFBFBF)),
     };
-    let gridlines = el.child(Ns::C, "majorGridlines").map(|g| {
-        g.child(Ns::C, "spPr")
-            .and_then(|sp| sp.child(Ns::A, "ln"))
-            .and_then(|ln| fill_color(ln, colors))
-            .unwrap_or(Color::rgb(0xD9D9D9))
+    // Gridlines whose line is `a:noFill` are not drawn (a date axis of daily points with
+    // such gridlines would otherwise turn its plot grey).
+    let gridlines = el.child(Ns::C, "majorGridlines").and_then(|g| {
+        let ln = g.child(Ns::C, "spPr").and_then(|sp| sp.child(Ns::A, "ln"));
+        if ln.is_some_and(|ln| ln.child(Ns::A, "noFill").is_some()) {
+            return None;
+        }
+        Some(
+            ln.and_then(|ln| fill_color(ln, colors))
+                .unwrap_or(Color::rgb(0xD9D9D9)),
+        )
     });
     let title_el = el.child(Ns::C, "title");
     let title_base = TextStyle {
@@ -719,6 +733,8 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Axis {
         min: scaling.and_then(|s| child_num(s, "min")),
         max: scaling.and_then(|s| child_num(s, "max")),
         major_unit: child_num(el, "majorUnit").filter(|u| *u > 0.0),
+        base_time_unit: child_val(el, "baseTimeUnit").and_then(time_unit),
+        major_time_unit: child_val(el, "majorTimeUnit").and_then(time_unit),
         format_code: format_code(el),
         gridlines,
         line,
@@ -735,6 +751,28 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Axis {
         crosses_max: child_val(el, "crosses") == Some("max"),
         multi_level: child_bool(el, "noMultiLvlLbl") != Some(true),
         mid_category: child_val(el, "crossBetween") == Some("midCat"),
+    }
+}
+
+/// The outline an `spPr` draws (`a:ln` with a colour): colour and width in points.
+fn outline(sp: Element<'_>, colors: &ColorCtx<'_>) -> Option<(Color, f64)> {
+    let ln = sp.child(Ns::A, "ln")?;
+    let color = fill_color(ln, colors)?;
+    // 0.75 pt when the line gives no width (a hairline of Office's styles).
+    let width = ln
+        .attr(Ns::None, "w")
+        .and_then(number)
+        .map_or(0.75, |w| (w / 12_700.0).clamp(0.25, 10.0));
+    Some((color, width))
+}
+
+/// `c:baseTimeUnit` / `c:majorTimeUnit` values.
+fn time_unit(v: &str) -> Option<TimeUnit> {
+    match v {
+        "days" => Some(TimeUnit::Days),
+        "months" => Some(TimeUnit::Months),
+        "years" => Some(TimeUnit::Years),
+        _ => None,
     }
 }
 

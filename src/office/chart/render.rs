@@ -15,9 +15,10 @@ use std::fmt::Write as _;
 
 use crate::markup::escape_into;
 
+use super::dates::DateGrid;
 use super::model::{
-    Axis, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, Plot, PlotKind, Series,
-    TextStyle,
+    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, Plot, PlotKind,
+    Series, TextStyle,
 };
 use super::parse::format_number;
 use super::scale::Scale;
@@ -360,6 +361,31 @@ impl Svg {
         );
         if let Some(l) = line {
             let _ = write!(self.out, " stroke=\"{}\" stroke-width=\"0.75\"", l.hex());
+        }
+        self.out.push_str("/>");
+    }
+
+    /// The plot area's own fill and outline (`c:plotArea/c:spPr`), under the gridlines.
+    pub(super) fn plot_back(&mut self, chart: &Chart, r: Rect) {
+        if chart.plot_fill.is_none() && chart.plot_border.is_none() {
+            return;
+        }
+        let _ = write!(
+            self.out,
+            "<rect class=\"plot-area\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"",
+            n(r.x),
+            n(r.y),
+            n(r.w.max(0.0)),
+            n(r.h.max(0.0)),
+            chart.plot_fill.map_or("none".to_owned(), |c| c.hex())
+        );
+        if let Some((color, width)) = chart.plot_border {
+            let _ = write!(
+                self.out,
+                " stroke=\"{}\" stroke-width=\"{}\"",
+                color.hex(),
+                n(width)
+            );
         }
         self.out.push_str("/>");
     }
@@ -942,8 +968,17 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         .filter(|p| matches!(p.kind, PlotKind::Bar | PlotKind::Line | PlotKind::Area))
         .collect();
     let Some(first) = plots.first() else { return };
-    let horizontal = first.kind == PlotKind::Bar && first.horizontal;
     let cat_axis = first.axis_ids.first().and_then(|id| chart.axis(*id));
+    // A date axis places the points by their dates: the plots re-laid on its slots.
+    let grid = cat_axis
+        .filter(|a| a.kind == AxisKind::Date)
+        .and_then(|a| DateGrid::new(a, &plots, chart.date1904));
+    let plots: Vec<&Plot> = match &grid {
+        Some(g) => g.plots.iter().collect(),
+        None => plots,
+    };
+    let first = plots[0];
+    let horizontal = first.kind == PlotKind::Bar && first.horizontal;
     let count = plots
         .iter()
         .flat_map(|p| p.series.iter())
@@ -1022,11 +1057,29 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             .unwrap_or(0.0)
     };
 
+    // A date axis labels its major ticks, not every slot.
+    let ticks = grid.as_ref().map(|g| {
+        let len = if horizontal { b.h } else { b.w } * 0.9;
+        g.ticks(len, &|t| text_width(t, cat_style.size) * wide)
+    });
+    // The room along the axis for one label, of an axis `len` long.
+    let label_slot = |len: f64| match ticks.as_deref() {
+        Some([a, b, ..]) => len * (b.0 - a.0) as f64 / count as f64,
+        Some(_) => len,
+        None => len / count as f64,
+    };
+
     // The plot rectangle.
-    let widest_cat = categories
-        .iter()
-        .map(|c| text_width(c, cat_style.size) * wide)
-        .fold(0.0, f64::max);
+    let widest_cat = match &ticks {
+        Some(t) => t
+            .iter()
+            .map(|(_, c)| text_width(c, cat_style.size) * wide)
+            .fold(0.0, f64::max),
+        None => categories
+            .iter()
+            .map(|c| text_width(c, cat_style.size) * wide)
+            .fold(0.0, f64::max),
+    };
     let mut rect = b;
     let mut rotation = 0.0;
     if horizontal {
@@ -1056,7 +1109,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             .as_ref()
             .map_or(b.w * 0.02, |s| label_w(s) + title_band(s.axis));
         let pw = (b.w - left - right).max(1.0);
-        let slot = pw / count as f64;
+        let slot = label_slot(pw);
         let fixed = cat_axis.and_then(|a| a.text.rotation);
         let bottom = match cat_shown {
             Some(_) => {
@@ -1082,7 +1135,29 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             // Recompute the scale for the real axis length.
             primary = value_scale(chart, &plots, primary_id, room(rect.h), false);
         } else {
-            let slot = rect.w / count as f64;
+            // An inner layout keeps the tick labels outside its rectangle; where they
+            // would run out of the chart, Office narrows the plot so that they fit rather
+            // than cut them (021's 10000000 % labels beside a plot 0.106 of the width in).
+            // The labels' own widths (`label_w` adds half a size of padding).
+            let text_of = |v: &ValueScale<'_>| {
+                shown(v.axis)
+                    .filter(|a| a.labels)
+                    .map_or(0.0, |a| label_w(v) - a.text.size * 0.5)
+            };
+            let left = text_of(&primary) + title_band(primary.axis);
+            let right = secondary
+                .as_ref()
+                .map_or(0.0, |s| text_of(s) + title_band(s.axis));
+            let room_left = left + LABEL_GAP - rect.x;
+            if room_left > 0.0 {
+                rect.x += room_left;
+                rect.w = (rect.w - room_left).max(1.0);
+            }
+            let room_right = rect.x + rect.w + right + LABEL_GAP - svg.frame.0;
+            if secondary.is_some() && room_right > 0.0 {
+                rect.w = (rect.w - room_right).max(1.0);
+            }
+            let slot = label_slot(rect.w);
             rotation = cat_shown.map_or(0.0, |_| {
                 label_rotation(slot, widest_cat, cat_style.size, fixed)
             });
@@ -1128,9 +1203,11 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         }
     };
 
-    // Gridlines under everything.
+    // The plot area's fill, then gridlines, under everything else. A deleted axis keeps
+    // its gridlines (deleting an axis in Office takes its line and labels, not them).
+    svg.plot_back(chart, rect);
     for v in std::iter::once(&primary).chain(secondary.iter()) {
-        let Some(color) = shown(v.axis).and_then(|a| a.gridlines) else {
+        let Some(color) = v.axis.and_then(|a| a.gridlines) else {
             continue;
         };
         for t in v.scale.ticks() {
@@ -1143,8 +1220,12 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             svg.line(&d, color, 0.75);
         }
     }
-    if let Some(color) = shown(cat_axis).and_then(|a| a.gridlines) {
-        for i in 0..=count {
+    if let Some(color) = cat_axis.and_then(|a| a.gridlines) {
+        let bounds: Vec<usize> = match &ticks {
+            Some(t) => t.iter().map(|(i, _)| *i).collect(),
+            None => (0..=count).collect(),
+        };
+        for i in bounds {
             let at = if horizontal {
                 rect.y + slot * i as f64
             } else {
@@ -1279,7 +1360,11 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     // Category labels: every one, turned when they do not fit.
     if let Some(a) = cat_shown {
         let s = &a.text;
-        for (i, c) in categories.iter().enumerate() {
+        let shown: Vec<(usize, &str)> = match &ticks {
+            Some(t) => t.iter().map(|(i, c)| (*i, c.as_str())).collect(),
+            None => categories.iter().map(String::as_str).enumerate().collect(),
+        };
+        for (i, c) in shown {
             let at = along(i as f64);
             if horizontal {
                 svg.text(rect.x - LABEL_GAP, at + s.size * 0.35, s, "end", None, c);
@@ -1758,8 +1843,9 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     };
     let px = |x: f64| rect.x + x_scale.fraction(x_scale.clamp(x)) * rect.w;
     let py = |y: f64| rect.y + rect.h - y_scale.fraction(y_scale.clamp(y)) * rect.h;
+    svg.plot_back(chart, rect);
     for (a, vertical) in [(y_axis, false), (x_axis, true)] {
-        let Some(color) = shown(a).and_then(|a| a.gridlines) else {
+        let Some(color) = a.and_then(|a| a.gridlines) else {
             continue;
         };
         let scale = if vertical { &x_scale } else { &y_scale };

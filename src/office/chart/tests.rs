@@ -1471,3 +1471,173 @@ fn bar_labels_break_at_a_line_break_separator() {
         "{north:?} {three:?}"
     );
 }
+
+/// A column series on a date axis: its numeric categories are serial dates.
+fn dated_ser(dates: &[f64], vals: &[f64], format: &str) -> String {
+    let pts = |xs: &[f64]| -> String {
+        xs.iter()
+            .enumerate()
+            .map(|(i, v)| format!(r#"<c:pt idx="{i}"><c:v>{v}</c:v></c:pt>"#))
+            .collect()
+    };
+    format!(
+        r#"<c:ser><c:idx val="0"/><c:order val="0"/><c:tx><c:v>Sales</c:v></c:tx><c:cat><c:numRef><c:numCache><c:formatCode>{format}</c:formatCode><c:ptCount val="{n}"/>{}</c:numCache></c:numRef></c:cat><c:val><c:numRef><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="{n}"/>{}</c:numCache></c:numRef></c:val></c:ser>"#,
+        pts(dates),
+        pts(vals),
+        n = dates.len()
+    )
+}
+
+fn date_axes(date_extra: &str) -> String {
+    format!(
+        r#"<c:dateAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/>{date_extra}</c:dateAx><c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:crossAx val="1"/></c:valAx>"#
+    )
+}
+
+/// A date axis places columns by their dates: a table sorted newest first still reads
+/// left to right in time, and a gap in the dates is a gap on the axis.
+#[test]
+fn a_date_axis_places_points_by_their_dates() {
+    // 1, 2 and 6 March 2023, newest first, each value its day of the month.
+    let (d1, d2, d6) = (44986.0, 44987.0, 44991.0);
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+        dated_ser(&[d6, d2, d1], &[6.0, 2.0, 1.0], "d-mmm"),
+        date_axes(r#"<c:baseTimeUnit val="days"/>"#)
+    );
+    let c = parse(&plot, "");
+    assert_eq!(
+        c.plots[0].series[0].category_numbers,
+        [Some(d6), Some(d2), Some(d1)]
+    );
+    let out = svg(&c, 400.0, 300.0);
+    let mut bars = rects(&out, "#4472C4");
+    assert_eq!(bars.len(), 3, "{out}");
+    bars.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    // Left to right: the 1st (shortest), the 2nd, the 6th (tallest).
+    assert!(
+        bars[0][3] < bars[1][3] && bars[1][3] < bars[2][3],
+        "{bars:?}"
+    );
+    // Six day slots: the 1st and 2nd one slot apart, the 2nd and 6th four.
+    let step = bars[1][0] - bars[0][0];
+    assert!(
+        (bars[2][0] - bars[1][0] - 4.0 * step).abs() < 0.05,
+        "{bars:?}"
+    );
+    // Labels fall on the major ticks, in the categories' format, not under every slot.
+    assert!(out.contains(">1-Mar</text>"), "{out}");
+    assert!(!out.contains("\"></text>"), "no empty labels: {out}");
+}
+
+/// A fixed major unit in months labels the first of every third month from the axis's
+/// start, however many day slots lie between.
+#[test]
+fn a_date_axis_labels_its_major_unit() {
+    // Daily points from 1 Jan 2023 (44927) to 30 Jun 2023 (45107).
+    let dates: Vec<f64> = (0..=180).map(|d| 44927.0 + f64::from(d)).collect();
+    let vals: Vec<f64> = dates.iter().map(|_| 1.0).collect();
+    let plot = format!(
+        r#"<c:lineChart><c:grouping val="standard"/>{}{AXES}</c:lineChart>{}"#,
+        dated_ser(&dates, &vals, "mmm yyyy"),
+        date_axes(
+            r#"<c:baseTimeUnit val="days"/><c:majorUnit val="3"/><c:majorTimeUnit val="months"/>"#
+        )
+    );
+    let out = svg(&parse(&plot, ""), 600.0, 300.0);
+    for l in ["Jan 2023", "Apr 2023"] {
+        assert_eq!(count(&out, &format!(">{l}</text>")), 1, "{l}: {out}");
+    }
+    for l in ["Feb 2023", "Mar 2023", "Jul 2023"] {
+        assert!(!out.contains(&format!(">{l}</text>")), "{l}");
+    }
+}
+
+/// Gridlines whose line is `a:noFill` are not drawn; the plot area's own fill and
+/// outline (`c:plotArea/c:spPr`) are.
+#[test]
+fn plot_area_fill_and_unfilled_gridlines() {
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart><c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:majorGridlines><c:spPr><a:ln><a:noFill/></a:ln></c:spPr></c:majorGridlines><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:delete val="0"/><c:axPos val="l"/><c:majorGridlines><c:spPr><a:ln><a:solidFill><a:srgbClr val="003864"/></a:solidFill></a:ln></c:spPr></c:majorGridlines><c:crossAx val="1"/></c:valAx><c:spPr><a:solidFill><a:srgbClr val="C0C0C0"/></a:solidFill><a:ln w="12700"><a:solidFill><a:srgbClr val="800000"/></a:solidFill></a:ln></c:spPr>"#,
+        ser(0, "A", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], "")
+    );
+    let c = parse(&plot, "");
+    assert_eq!(c.axes[0].gridlines, None);
+    assert_eq!(c.axes[1].gridlines, Some(Color::rgb(0x003864)));
+    assert_eq!(c.plot_fill, Some(Color::rgb(0xC0C0C0)));
+    assert_eq!(c.plot_border, Some((Color::rgb(0x800000), 1.0)));
+    let out = svg(&c, 400.0, 300.0);
+    let back = rects(&out, "#C0C0C0");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(
+        out.contains(r##"stroke="#800000" stroke-width="1""##),
+        "{out}"
+    );
+    // The plot's fill lies under the bars.
+    let fill_at = out.find("fill=\"#C0C0C0\"").unwrap();
+    assert!(out.find("fill=\"#4472C4\"").unwrap() > fill_at);
+    // Only the value axis's gridlines: no vertical line in the grey of the default ones.
+    assert!(!out.contains("#D9D9D9"), "{out}");
+}
+
+/// An inner plot layout too close to the chart's edge for its value labels: the plot is
+/// narrowed so that they fit inside the chart instead of being cut off.
+#[test]
+fn an_inner_layout_makes_room_for_its_value_labels() {
+    let plot = format!(
+        r#"<c:layout><c:manualLayout><c:layoutTarget val="inner"/><c:xMode val="edge"/><c:yMode val="edge"/><c:x val="0.02"/><c:y val="0.05"/><c:w val="0.9"/><c:h val="0.8"/></c:manualLayout></c:layout><c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "A", &CATS, &[Some(3e7), Some(5e7), Some(4e7)], ""),
+        cat_val_axes("")
+    );
+    let out = svg(&parse(&plot, ""), 400.0, 300.0);
+    // The widest label, 60000000, ends at the plot's left edge less the gap; it starts
+    // inside the chart.
+    let bars = rects(&out, "#4472C4");
+    let left = bars.iter().map(|b| b[0]).fold(f64::MAX, f64::min);
+    let label_w = super::render::text_width("60000000", 10.0);
+    assert!(
+        left - label_w > 0.0,
+        "plot at {left}, label {label_w} wide: {out}"
+    );
+}
+
+/// Dates too far apart for one slot per day (or not dates at all: negative, huge) keep
+/// their order, one slot each, instead of a drawing of millions of slots.
+#[test]
+fn a_date_axis_over_too_long_a_span_keeps_the_categories_order() {
+    for dates in [[1.0, 2_000_000.0], [-5.0, 1e300]] {
+        let plot = format!(
+            r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+            dated_ser(&dates, &[1.0, 2.0], "General"),
+            date_axes(r#"<c:baseTimeUnit val="days"/>"#)
+        );
+        let out = svg(&parse(&plot, ""), 400.0, 300.0);
+        let bars = rects(&out, "#4472C4");
+        assert_eq!(bars.len(), 2, "{out}");
+        assert!(out.len() < 20_000, "{}", out.len());
+    }
+    // One real date: the point whose category is no date is left off the axis.
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+        dated_ser(&[-1e300, 45000.0], &[1.0, 2.0], "General"),
+        date_axes(r#"<c:baseTimeUnit val="days"/>"#)
+    );
+    assert_eq!(
+        rects(&svg(&parse(&plot, ""), 400.0, 300.0), "#4472C4").len(),
+        1
+    );
+}
+
+/// Deleting an axis in Office removes its line and labels but keeps its gridlines
+/// (`shapecrawler-003_chart`: a deleted value axis over faint gridlines).
+#[test]
+fn a_deleted_axis_keeps_its_gridlines() {
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart><c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:delete val="1"/><c:axPos val="l"/><c:majorGridlines><c:spPr><a:ln><a:solidFill><a:srgbClr val="E6E6E6"/></a:solidFill></a:ln></c:spPr></c:majorGridlines><c:crossAx val="1"/></c:valAx>"#,
+        ser(0, "A", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], "")
+    );
+    let out = svg(&parse(&plot, ""), 400.0, 300.0);
+    // 0 to 6 in ones: seven gridlines, and no value labels.
+    assert_eq!(count(&out, "stroke=\"#E6E6E6\""), 7, "{out}");
+    assert!(!out.contains(">6</text>"), "{out}");
+}

@@ -1420,8 +1420,28 @@ impl Parser<'_, '_> {
             ch.font = face
                 .or_else(|| env.theme.typeface(&ch.font))
                 .unwrap_or_default();
+            let drawn_over = match (&doc, &target) {
+                (Some(d), Some(p)) => self.chart_user_shapes(env, p, d.root(), frame),
+                _ => Vec::new(),
+            };
             ch.part = target;
-            return ShapeKind::Chart(ch);
+            if drawn_over.is_empty() {
+                return ShapeKind::Chart(ch);
+            }
+            // The chart and the shapes its author drew over it, as one group.
+            let mut children = vec![Shape {
+                id: 0,
+                name: name.to_owned(),
+                alt: None,
+                hidden: false,
+                frame: *frame,
+                placeholder: None,
+                link: None,
+                effects: Default::default(),
+                kind: ShapeKind::Chart(ch),
+            }];
+            children.extend(drawn_over);
+            return ShapeKind::Group(Group { children });
         }
         if let Some(ids) = data.child(Ns::Dgm, "relIds") {
             return self.diagram(env, own, ids, frame);
@@ -1547,6 +1567,114 @@ impl Parser<'_, '_> {
             label,
             preview: None,
         })
+    }
+
+    /// The shapes drawn over a chart (`c:userShapes`): the chart drawing part's anchors
+    /// (`cdr:relSizeAnchor`, from and to as fractions of the chart; `cdr:absSizeAnchor`,
+    /// from and a size in EMU) placed in the chart's frame. Text boxes, shapes, connectors
+    /// and pictures are read as on a slide.
+    fn chart_user_shapes(
+        &mut self,
+        env: &Env<'_>,
+        chart_part: &str,
+        chart: Element<'_>,
+        frame: &Frame,
+    ) -> Vec<Shape> {
+        let Some(id) = chart
+            .child(Ns::C, "userShapes")
+            .and_then(|u| u.attr(Ns::R, "id"))
+        else {
+            return Vec::new();
+        };
+        let rels = self.rels_of(chart_part).unwrap_or_default();
+        let part = rels
+            .get(id)
+            .and_then(|r| match &r.target {
+                RelTarget::Part(p) => Some(p.clone()),
+                _ => None,
+            })
+            .filter(|p| self.package.has_part(p));
+        let Some(part) = part else {
+            return Vec::new();
+        };
+        let doc = match tolerate(self.package.read_xml(&part, UNDERSTOOD)) {
+            Ok(Some(d)) => d,
+            Ok(None) => return Vec::new(),
+            Err(e) => {
+                self.fatal.get_or_insert(e);
+                return Vec::new();
+            }
+        };
+        let drawing_rels = self.rels_of(&part).unwrap_or_default();
+        let own = PartRef {
+            root: doc.root(),
+            rels: &drawing_rels,
+        };
+        let m = Affine {
+            sx: 1.0,
+            sy: 1.0,
+            tx: frame.x as f64,
+            ty: frame.y as f64,
+        };
+        let (fw, fh) = (frame.width as f64, frame.height as f64);
+        // A fraction of the chart (`cdr:x`, `cdr:y`), within it.
+        let fraction = |el: Element<'_>, name: &str| {
+            pchild(el, name)
+                .and_then(|v| v.text().trim().parse::<f64>().ok())
+                .filter(|v| v.is_finite())
+                .map(|v| v.clamp(0.0, 1.0))
+        };
+        let mut out = Vec::new();
+        for anchor in doc.root().elements().filter(|e| e.ns() == Ns::Other) {
+            let Some(from) = pchild(anchor, "from") else {
+                continue;
+            };
+            let (Some(x0), Some(y0)) = (fraction(from, "x"), fraction(from, "y")) else {
+                continue;
+            };
+            let size = match anchor.name() {
+                "relSizeAnchor" => pchild(anchor, "to").and_then(|to| {
+                    Some((
+                        (fraction(to, "x")? - x0) * fw,
+                        (fraction(to, "y")? - y0) * fh,
+                    ))
+                }),
+                "absSizeAnchor" => pchild(anchor, "ext").and_then(|e| {
+                    let emu = |name: &str| {
+                        e.attr(Ns::None, name)
+                            .and_then(|v| v.trim().parse::<f64>().ok())
+                            .filter(|v| v.is_finite() && *v >= 0.0)
+                            .map(|v| v.min(fw.max(fh) * 4.0))
+                    };
+                    Some((emu("cx")?, emu("cy")?))
+                }),
+                _ => None,
+            };
+            let Some((w, h)) = size.filter(|(w, h)| *w >= 0.0 && *h >= 0.0) else {
+                continue;
+            };
+            let Some(el) = anchor
+                .elements()
+                .find(|e| matches!(e.name(), "sp" | "cxnSp" | "pic"))
+            else {
+                continue;
+            };
+            if self.shape_budget == 0 {
+                break;
+            }
+            self.shape_budget -= 1;
+            let mut shape = if el.name() == "pic" {
+                self.picture(env, own, Level::Layout, el, &m)
+            } else {
+                self.auto_shape(env, own, Level::Layout, el, &m)
+            };
+            shape.frame.x = frame.x + (x0 * fw).round() as i64;
+            shape.frame.y = frame.y + (y0 * fh).round() as i64;
+            shape.frame.width = w.round() as i64;
+            shape.frame.height = h.round() as i64;
+            out.push(shape);
+        }
+        out
     }
 
     /// The shapes of a SmartArt drawing part (`dsp:drawing`), placed in the frame. A

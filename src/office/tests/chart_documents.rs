@@ -153,3 +153,63 @@ fn real_pptx_chart_is_drawn_by_the_engine() {
         }
     }
 }
+
+/// `shapecrawler-021` slide 2: a line chart on a date axis of 787 daily points listed
+/// newest first, with no tick labels of its own; its years are four text boxes its
+/// author drew over it (`c:userShapes`, anchored in fractions of the chart).
+#[test]
+fn shapes_drawn_over_a_chart_are_placed_in_its_frame() {
+    let bytes = std::fs::read(format!("{CHARTS}/shapecrawler-021.pptx")).unwrap();
+    let deck = parse_pptx(&bytes, &OfficeLimits::default()).unwrap();
+    let groups: Vec<_> = deck.slides[1]
+        .shapes
+        .iter()
+        .filter_map(|s| match &s.kind {
+            ShapeKind::Group(g) => Some((s, g)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(groups.len(), 1, "one chart carries user shapes");
+    let (outer, group) = groups[0];
+    let ShapeKind::Chart(chart) = &group.children[0].kind else {
+        panic!("the chart comes first: {:?}", group.children[0].kind)
+    };
+    assert_eq!(group.children[0].frame, outer.frame);
+    use crate::office::chart::model::AxisKind;
+    assert!(chart
+        .axes
+        .iter()
+        .any(|a| a.kind == AxisKind::Date && !a.labels));
+    let f = &outer.frame;
+    let mut years = Vec::new();
+    for child in &group.children[1..] {
+        let c = &child.frame;
+        assert!(
+            c.x >= f.x && c.x + c.width <= f.x + f.width,
+            "{c:?} in {f:?}"
+        );
+        assert!(
+            c.y >= f.y && c.y + c.height <= f.y + f.height,
+            "{c:?} in {f:?}"
+        );
+        let json = serde_json::to_string(&child.kind).unwrap();
+        let year = ["2010", "2011", "2012", "2013"]
+            .into_iter()
+            .find(|y| json.contains(y))
+            .unwrap_or_else(|| panic!("a year label: {json}"));
+        years.push((c.x, year));
+    }
+    // The 2012 box's anchor: from x 0.54348, y 0.873 of the chart.
+    let (x2012, _) = years.iter().find(|(_, y)| *y == "2012").unwrap();
+    let expected = f.x + (0.54348 * f.width as f64).round() as i64;
+    assert_eq!(*x2012, expected);
+    years.sort();
+    assert_eq!(
+        years.iter().map(|(_, y)| *y).collect::<Vec<_>>(),
+        ["2010", "2011", "2012", "2013"]
+    );
+    let html = pptx::render_html(&deck, &pptx::RenderOptions::default());
+    for y in ["2010", "2011", "2012", "2013"] {
+        assert!(html.contains(&format!(">{y}<")), "{y}");
+    }
+}

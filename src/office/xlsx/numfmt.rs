@@ -942,6 +942,29 @@ fn civil_from_days(z: i64) -> (i32, u32, u32) {
     ((y + i64::from(m <= 2)) as i32, m, d)
 }
 
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    // The inverse of `civil_from_days`: a proleptic Gregorian date to days since 1970-01-01.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The serial number of a civil date (the inverse of [`serial_to_datetime`] for dates from
+/// 1 March 1900, or from 1904 in the 1904 system). A day past the month's end rolls into
+/// the next month, as spreadsheets' DATE does.
+pub fn civil_to_serial(year: i32, month: u32, day: u32, date1904: bool) -> f64 {
+    let days = days_from_civil(i64::from(year), month.clamp(1, 12), 1) + i64::from(day) - 1;
+    (if date1904 {
+        days + 24_107
+    } else {
+        days + 25_569
+    }) as f64
+}
+
 /// Converts a serial number to a date, keeping the 1900 system's phantom 29 February
 /// (serial 60) that spreadsheets carry for compatibility. `None` outside 0..=2958465.
 pub fn serial_to_datetime(serial: f64, date1904: bool, sub_second_digits: u8) -> Option<DateTime> {
@@ -1196,6 +1219,22 @@ mod tests {
         assert_eq!(f("# ??/??", 2.1416), "2 14/99");
         assert_eq!(f("?/8", 0.375), "3/8");
         assert_eq!(f("# ?/?", 2.0), "2");
+    }
+
+    #[test]
+    fn civil_dates_turn_back_into_serials() {
+        assert_eq!(civil_to_serial(2023, 3, 15, false), 45000.0);
+        assert_eq!(civil_to_serial(2023, 3, 15, true), 45000.0 - 1462.0);
+        assert_eq!(civil_to_serial(1900, 3, 1, false), 61.0);
+        // A day past the month's end rolls over, as DATE(2023, 2, 29) does.
+        assert_eq!(
+            civil_to_serial(2023, 2, 29, false),
+            civil_to_serial(2023, 3, 1, false)
+        );
+        for serial in [61.0, 40087.0, 41361.0, 2_958_465.0] {
+            let d = serial_to_datetime(serial, false, 0).unwrap();
+            assert_eq!(civil_to_serial(d.year, d.month, d.day, false), serial);
+        }
     }
 
     #[test]
