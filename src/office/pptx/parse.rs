@@ -315,6 +315,15 @@ struct Affine {
 }
 
 impl Affine {
+    /// Coordinates relative to `frame`'s corner (a drawing part placed in a frame).
+    fn at(frame: &Frame) -> Affine {
+        Affine {
+            tx: frame.x as f64,
+            ty: frame.y as f64,
+            ..Affine::IDENTITY
+        }
+    }
+
     const IDENTITY: Affine = Affine {
         sx: 1.0,
         sy: 1.0,
@@ -1610,12 +1619,7 @@ impl Parser<'_, '_> {
             root: doc.root(),
             rels: &drawing_rels,
         };
-        let m = Affine {
-            sx: 1.0,
-            sy: 1.0,
-            tx: frame.x as f64,
-            ty: frame.y as f64,
-        };
+        let m = Affine::at(frame);
         let (fw, fh) = (frame.width as f64, frame.height as f64);
         // A fraction of the chart (`cdr:x`, `cdr:y`), within it.
         let fraction = |el: Element<'_>, name: &str| {
@@ -1692,12 +1696,7 @@ impl Parser<'_, '_> {
             root: doc.root(),
             rels: &rels,
         };
-        let m = Affine {
-            sx: 1.0,
-            sy: 1.0,
-            tx: frame.x as f64,
-            ty: frame.y as f64,
-        };
+        let m = Affine::at(frame);
         let mut out = Vec::new();
         for sp in tree
             .descendants()
