@@ -23,7 +23,7 @@ use super::fill::{blip, blip_alpha, fill_in, line, style_fill, style_line};
 use super::geometry::custom_geometry;
 use super::model::{
     AutoShape, Color, Effects, Embedded, Fill, Frame, Geometry, Group, ImageSource, Layer, Line,
-    Link, Picture, PlaceholderRef, Presentation, Shape, ShapeKind, Slide,
+    Link, Picture, PlaceholderRef, Presentation, RunKind, Shape, ShapeKind, Slide,
 };
 use super::table::{default_style_doc, table, TableCtx};
 use super::text::{
@@ -884,12 +884,17 @@ impl Parser<'_, '_> {
             shapes.extend(self.shapes(env, layout_ref, Level::Layout, tree, &Affine::IDENTITY, 0));
         }
         let i = self.layers.len();
+        // A slide-number field drawn by the master or layout (not a placeholder) shows
+        // each slide's own number: such a layer is built for every slide, not shared.
+        let shared = !shows_slide_number(&shapes);
         self.layers.push(Layer {
             layout: layout.part.clone(),
             master: layout.master.as_ref().map(|m| m.part.clone()),
             shapes,
         });
-        self.layer_index.insert(key, i);
+        if shared {
+            self.layer_index.insert(key, i);
+        }
         i
     }
 
@@ -1726,6 +1731,20 @@ impl Parser<'_, '_> {
         }
         Some(out)
     }
+}
+
+/// Whether any of the shapes (in groups too) shows a slide-number field.
+fn shows_slide_number(shapes: &[Shape]) -> bool {
+    shapes.iter().any(|s| match &s.kind {
+        ShapeKind::Shape(a) => a.text.as_ref().is_some_and(|t| {
+            t.paragraphs
+                .iter()
+                .flat_map(|p| p.runs.iter())
+                .any(|r| matches!(&r.kind, RunKind::Field { field } if field == "slidenum"))
+        }),
+        ShapeKind::Group(g) => shows_slide_number(&g.children),
+        _ => false,
+    })
 }
 
 /// A hyperlink: only http, https and mailto URLs, and jumps to slides of this deck.

@@ -1905,3 +1905,49 @@ fn a_hostile_chart_typeface_stays_inside_its_attribute() {
         "{html}"
     );
 }
+
+/// A slide-number field the layout draws itself (a text box, not a placeholder, as in
+/// `shapecrawler-024_chart`) shows each slide's own number, though the slides share the
+/// layout.
+#[test]
+fn a_layout_drawn_slide_number_shows_each_slides_number() {
+    let mut f = PptxFixture::new(vec![
+        PptxSlide::new(""),
+        PptxSlide::new(""),
+        PptxSlide::new(""),
+    ]);
+    f.layout_tree = pptx_sp(
+        10,
+        None,
+        Some((8_000_000, 6_300_000, 600_000, 300_000)),
+        "",
+        r#"<a:p><a:fld id="{9}" type="slidenum"><a:rPr lang="en-US"/><a:t>‹#›</a:t></a:fld></a:p>"#,
+    );
+    let p = parse(&f);
+    for (i, want) in ["1", "2", "3"].into_iter().enumerate() {
+        let layer = &p.layers[p.slides[i].layer.unwrap()];
+        let runs: Vec<&str> = layer
+            .shapes
+            .iter()
+            .filter_map(|s| match &s.kind {
+                ShapeKind::Shape(a) => a.text.as_ref(),
+                _ => None,
+            })
+            .flat_map(|t| t.paragraphs.iter().flat_map(|p| p.runs.iter()))
+            .filter(|r| matches!(&r.kind, RunKind::Field { field } if field == "slidenum"))
+            .map(|r| r.text.as_str())
+            .collect();
+        assert_eq!(runs, [want], "slide {}", i + 1);
+        assert!(
+            html_of(&p, i).contains(&format!(">{want}<")),
+            "slide {}",
+            i + 1
+        );
+    }
+    // Layers without such a field are still shared.
+    let plain = parse(&PptxFixture::new(vec![
+        PptxSlide::new(""),
+        PptxSlide::new(""),
+    ]));
+    assert_eq!(plain.slides[0].layer, plain.slides[1].layer);
+}
