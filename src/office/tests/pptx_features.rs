@@ -882,7 +882,10 @@ fn charts_keep_legend_position_value_axis_and_text_sizes() {
     assert!(chart_of(&p).axis(2).expect("kept").deleted);
     let html = html_of(&p, 0);
     assert!(html.contains("stroke=\"#D9D9D9\""), "{html}");
-    assert!(!html.contains("text-anchor=\"end\""), "no value labels: {html}");
+    assert!(
+        !html.contains("text-anchor=\"end\""),
+        "no value labels: {html}"
+    );
 }
 
 #[test]
