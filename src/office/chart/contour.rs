@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use super::model::{Chart, Color, Plot};
 use super::parse::{format_number, MAX_BANDS};
-use super::render::{category_names, n, text_width, Rect, Svg};
+use super::render::{category_names, n, Rect, Svg};
 use super::scale::Scale;
 
 /// A point in grid coordinates: `x` the category index, `y` the series index.
@@ -193,7 +193,7 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
     let left = if ser_labels {
         names
             .iter()
-            .map(|t| text_width(t, ss.size) * svg.wide)
+            .map(|t| svg.wide.of(t, ss.size))
             .fold(0.0, f64::max)
             .min(b.w * 0.3)
             + ss.size * 0.6
@@ -205,7 +205,7 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
     // The first and last categories sit on the plot's edges: room for half their labels.
     let half = |i: usize| {
         if cat_labels {
-            text_width(&cat_names[i], cs.size) * svg.wide / 2.0
+            svg.wide.of(&cat_names[i], cs.size) / 2.0
         } else {
             0.0
         }

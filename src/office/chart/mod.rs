@@ -25,7 +25,7 @@ pub mod scale;
 pub use model::Chart;
 pub(crate) use parse::parse_chart;
 pub use parse::parse_chart_part;
-pub use render::{accessible_label, render_svg, SvgOptions};
+pub use render::{accessible_label, render_svg, Measure, SvgOptions};
 
 #[cfg(test)]
 mod tests;

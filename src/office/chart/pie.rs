@@ -15,7 +15,7 @@ use std::f64::consts::PI;
 use std::fmt::Write as _;
 
 use super::model::{Chart, Color, DataLabels, Plot, PlotKind, TextStyle};
-use super::render::{label_text, n, point_color, point_label, slice_sweeps, text_width};
+use super::render::{label_text, n, point_color, point_label, slice_sweeps};
 use super::render::{Rect, Svg, LABEL_LINE as LINE, MAX_LABEL_LINES as MAX_LINES};
 
 /// One slice: its point, its angles (radians, clockwise from 3 o'clock, as SVG turns)
@@ -207,7 +207,7 @@ pub(super) fn draw(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect, inner: bool)
             };
             let w = lines
                 .iter()
-                .map(|t| text_width(t, size) * svg.wide)
+                .map(|t| svg.wide.of(t, size))
                 .fold(0.0, f64::max)
                 + 2.0 * ix;
             let h = lines_height(size, lines.len()) + 2.0 * iy;

@@ -26,6 +26,10 @@ use super::scale::Scale;
 /// How the SVG element is marked up.
 #[derive(Debug, Clone, Copy)]
 pub struct SvgOptions<'a> {
+    /// The width in em of a text in the face the page draws the chart in (the document's
+    /// font plan), when the caller can measure it; otherwise text is measured with
+    /// [`text_width`] scaled by [`font_width_scale`].
+    pub measure: Option<Measure<'a>>,
     /// Its `class` attribute.
     pub class: &'a str,
     /// Its `font-family` attribute (a CSS font stack, already safe to quote).
@@ -45,6 +49,36 @@ impl Default for SvgOptions<'_> {
             font_family: "Carlito, Calibri, 'Liberation Sans', Arial, sans-serif",
             fill_container: false,
             draw_empty: false,
+            measure: None,
+        }
+    }
+}
+
+/// Measures a text in em in the chart's drawing face; `None` when it cannot.
+#[derive(Clone, Copy)]
+pub struct Measure<'a>(pub &'a dyn Fn(&str) -> Option<f64>);
+
+impl std::fmt::Debug for Measure<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Measure")
+    }
+}
+
+/// How wide chart text is drawn: measured in the drawing face when the caller can,
+/// else estimated ([`text_width`] times the face's [`font_width_scale`]).
+#[derive(Clone, Copy)]
+pub(super) struct Width<'a> {
+    /// The drawing typeface's width over Calibri's, for the estimate.
+    scale: f64,
+    face: Option<Measure<'a>>,
+}
+
+impl Width<'_> {
+    /// The width of `text` at `size` points.
+    pub(super) fn of(&self, text: &str, size: f64) -> f64 {
+        match self.face.and_then(|m| (m.0)(text)) {
+            Some(em) if em.is_finite() && em >= 0.0 => em * size,
+            _ => text_width(text, size) * self.scale,
         }
     }
 }
@@ -96,7 +130,10 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
     }
     let mut svg = Svg {
         out: String::new(),
-        wide: font_width_scale(opts.font_family),
+        wide: Width {
+            scale: font_width_scale(opts.font_family),
+            face: opts.measure,
+        },
         frame: (w, h),
     };
     let _ = write!(
@@ -293,16 +330,16 @@ pub fn font_width_scale(stack: &str) -> f64 {
 }
 
 /// The SVG being written.
-pub(super) struct Svg {
+pub(super) struct Svg<'a> {
     pub(super) out: String,
-    /// The drawing typeface's width over Calibri's ([`font_width_scale`]).
-    pub(super) wide: f64,
+    /// How wide its text is drawn.
+    pub(super) wide: Width<'a>,
     /// The chart frame's width and height in points (labels dragged by their author are
     /// offset in fractions of it).
     pub(super) frame: (f64, f64),
 }
 
-impl Svg {
+impl Svg<'_> {
     /// One line of text; `rotate` turns it around its anchor point.
     pub(super) fn text(
         &mut self,
@@ -404,7 +441,7 @@ impl Svg {
         if !l.frame.is_empty() {
             let w = lines
                 .iter()
-                .map(|t| text_width(t, s.size) * self.wide)
+                .map(|t| self.wide.of(t, s.size))
                 .fold(0.0, f64::max);
             let cx = match anchor {
                 "middle" => x,
@@ -602,8 +639,7 @@ fn legend(
     let s = &l.text;
     let key = s.size * 0.7;
     let row_h = s.size * 1.45;
-    let item_w =
-        |e: &Entry<'_>| key + s.size * 0.35 + text_width(&e.label, s.size) * wide + s.size * 0.9;
+    let item_w = |e: &Entry<'_>| key + s.size * 0.35 + wide.of(&e.label, s.size) + s.size * 0.9;
     let draw = |svg: &mut Svg, e: &Entry<'_>, x: f64, y: f64| {
         let mid = y + row_h / 2.0;
         if e.line {
@@ -848,13 +884,9 @@ struct ValueScale<'c> {
 /// horizontal one (`labels` are the texts of its extreme values, measured at `size` in a
 /// typeface `wide` times Calibri's). PowerPoint and LibreOffice both stop at about ten
 /// intervals and pack them that densely when the axis is short.
-fn interval_room(len: f64, across: bool, size: f64, wide: f64, labels: &[String]) -> f64 {
+fn interval_room(len: f64, across: bool, size: f64, wide: Width<'_>, labels: &[String]) -> f64 {
     let per = if across {
-        labels
-            .iter()
-            .map(|l| text_width(l, size) * wide)
-            .fold(size, f64::max)
-            + size
+        labels.iter().map(|l| wide.of(l, size)).fold(size, f64::max) + size
     } else {
         size * 1.15
     };
@@ -876,13 +908,13 @@ fn axis_scale(axis: Option<&Axis>, (lo, hi): (f64, f64), intervals: f64, percent
 
 /// Where a value axis is drawn, which sets how many intervals fit on it.
 #[derive(Clone, Copy)]
-struct AxisRoom {
+struct AxisRoom<'a> {
     /// Its length in points.
     len: f64,
     /// It runs across (the value axis of bars), so labels stand side by side.
     across: bool,
-    /// The drawing typeface's width over Calibri's.
-    wide: f64,
+    /// How wide its labels are drawn.
+    wide: Width<'a>,
 }
 
 /// The scale of the value axis `id` over the plots measured on it.
@@ -1046,7 +1078,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             v.scale
                 .ticks()
                 .iter()
-                .map(|t| text_width(&format_number(*t, v.format.as_deref()), a.text.size) * wide)
+                .map(|t| wide.of(&format_number(*t, v.format.as_deref()), a.text.size))
                 .fold(0.0, f64::max)
                 + a.text.size * 0.5
         })
@@ -1060,7 +1092,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     // A date axis labels its major ticks, not every slot.
     let ticks = grid.as_ref().map(|g| {
         let len = if horizontal { b.h } else { b.w } * 0.9;
-        g.ticks(len, &|t| text_width(t, cat_style.size) * wide)
+        g.ticks(len, &|t| wide.of(t, cat_style.size))
     });
     // The room along the axis for one label, of an axis `len` long.
     let label_slot = |len: f64| match ticks.as_deref() {
@@ -1073,11 +1105,11 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     let widest_cat = match &ticks {
         Some(t) => t
             .iter()
-            .map(|(_, c)| text_width(c, cat_style.size) * wide)
+            .map(|(_, c)| wide.of(c, cat_style.size))
             .fold(0.0, f64::max),
         None => categories
             .iter()
-            .map(|c| text_width(c, cat_style.size) * wide)
+            .map(|c| wide.of(c, cat_style.size))
             .fold(0.0, f64::max),
     };
     let mut rect = b;
@@ -1819,7 +1851,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         y_scale
             .ticks()
             .iter()
-            .map(|t| text_width(&format_number(*t, fmt_y.as_deref()), a.text.size) * wide)
+            .map(|t| wide.of(&format_number(*t, fmt_y.as_deref()), a.text.size))
             .fold(0.0, f64::max)
             + a.text.size * 0.5
     }) + shown(y_axis)
@@ -2018,10 +2050,7 @@ fn radar(svg: &mut Svg, chart: &Chart, p: &Plot, b: Rect) {
     let cat_axis = p.axis_ids.first().and_then(|id| chart.axis(*id));
     let cs = cat_axis.map_or(chart.text, |a| a.text);
     let cats = category_names(p, count);
-    let widest = cats
-        .iter()
-        .map(|c| text_width(c, cs.size) * wide)
-        .fold(0.0, f64::max);
+    let widest = cats.iter().map(|c| wide.of(c, cs.size)).fold(0.0, f64::max);
     let r = ((b.w / 2.0 - widest - cs.size).min(b.h / 2.0 - cs.size * 1.8)).max(b.w.min(b.h) * 0.2);
     let (cx, cy) = (b.x + b.w / 2.0, b.y + b.h / 2.0);
     let (lo, hi) = extent(p).unwrap_or((0.0, 1.0));

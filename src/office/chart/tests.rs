@@ -1641,3 +1641,35 @@ fn a_deleted_axis_keeps_its_gridlines() {
     assert_eq!(count(&out, "stroke=\"#E6E6E6\""), 7, "{out}");
     assert!(!out.contains(">6</text>"), "{out}");
 }
+
+/// Text is measured in the drawing face when the caller can (the document's font plan):
+/// legend entries are as far apart as the measured labels are wide.
+#[test]
+fn a_measured_face_sets_the_legend_spacing() {
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{}{AXES}</c:barChart>{}"#,
+        ser(0, "2024", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        ser(1, "2025", &CATS, &[Some(2.0), Some(6.0), Some(1.0)], ""),
+        cat_val_axes("")
+    );
+    let c = parse(&plot, r#"<c:legend><c:legendPos val="b"/></c:legend>"#);
+    let pitch = |out: &str| text_attrs(out, "2025", "x")[0] - text_attrs(out, "2024", "x")[0];
+    let estimated = svg(&c, 400.0, 300.0);
+    let wide = |_: &str| Some(2.0);
+    let opts = SvgOptions {
+        measure: Some(super::Measure(&wide)),
+        ..SvgOptions::default()
+    };
+    let measured = render_svg(&c, 400.0, 300.0, &opts).unwrap();
+    let size = c.legend.as_ref().unwrap().text.size;
+    let expected = size * 2.0 - super::render::text_width("2024", size);
+    let got = pitch(&measured) - pitch(&estimated);
+    assert!((got - expected).abs() < 0.05, "{got} vs {expected}");
+    // A face that cannot measure a text falls back to the estimate.
+    let none = |_: &str| None;
+    let opts = SvgOptions {
+        measure: Some(super::Measure(&none)),
+        ..SvgOptions::default()
+    };
+    assert_eq!(render_svg(&c, 400.0, 300.0, &opts).unwrap(), estimated);
+}

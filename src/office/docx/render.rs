@@ -1499,6 +1499,10 @@ impl<'d> Renderer<'d, '_> {
         if !stack.is_empty() {
             opts.font_family = &stack;
         }
+        // Labels, legends and axis room measured in the face the page draws them in.
+        let fonts = &self.opts.fonts;
+        let measure = |t: &str| fonts.text_width_em(Some(&c.chart.font), false, t);
+        opts.measure = Some(crate::office::chart::Measure(&measure));
         match crate::office::chart::render_svg(
             &c.chart,
             f64::from(c.width),

@@ -2,12 +2,19 @@
 //! ([`crate::office::chart`]) and is drawn as SVG at the frame's size.
 
 use crate::markup::escape_into;
-use crate::office::chart::{accessible_label, render_svg, Chart, SvgOptions};
+use crate::office::chart::{accessible_label, render_svg, Chart, Measure, SvgOptions};
 
 /// Writes a chart frame `w` × `h` points: the drawn chart, or a placeholder naming it
 /// when there is nothing to draw (a missing part, no cached values, a type the engine
 /// does not draw).
-pub(super) fn chart_html(out: &mut String, c: &Chart, w: f64, h: f64, font_family: &str) {
+/// `measure` gives a text's width in em in the face the page draws the chart in.
+pub(super) fn chart_html(
+    out: &mut String,
+    c: &Chart,
+    (w, h): (f64, f64),
+    font_family: &str,
+    measure: Option<Measure<'_>>,
+) {
     let label = accessible_label(c);
     out.push_str("<div class=\"pptx-chart\" role=\"img\" aria-label=\"");
     escape_into(out, &label);
@@ -15,6 +22,7 @@ pub(super) fn chart_html(out: &mut String, c: &Chart, w: f64, h: f64, font_famil
     let mut opts = SvgOptions {
         class: "pptx-chart-svg",
         draw_empty: true,
+        measure,
         ..SvgOptions::default()
     };
     if !font_family.is_empty() {

@@ -1597,7 +1597,11 @@ impl<'d, 'o> Renderer<'d, 'o> {
         // The chart's text is set in its own typeface (the theme's body font unless the
         // part names one), through the same resolver as the slide's text.
         let stack = font_stack(&c.font, &self.opts.fonts);
-        super::chart::chart_html(&mut self.out, c, w, h, &stack);
+        // Labels, legends and axis room measured in that face (the font plan's advances).
+        let fonts = &self.opts.fonts;
+        let measure = |t: &str| fonts.text_width_em(Some(&c.font), false, t);
+        let measure = crate::office::chart::Measure(&measure);
+        super::chart::chart_html(&mut self.out, c, (w, h), &stack, Some(measure));
     }
 }
 

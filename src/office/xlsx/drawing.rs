@@ -454,6 +454,8 @@ pub fn chart_svg(d: &Drawing, w: f64, h: f64) -> Option<String> {
         font_family: CHART_FONTS,
         fill_container: true,
         draw_empty: false,
+        // The grid's fixed stack has no plan to measure with: estimated widths.
+        measure: None,
     };
     render_svg(chart, w * 0.75, h * 0.75, &opts)
 }
