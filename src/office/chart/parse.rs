@@ -396,23 +396,20 @@ fn series(
         cut |= c;
         (cats, Vec::new())
     };
+    let cat = ser.child(Ns::C, "cat").filter(|_| !xy);
     // Numeric categories (dates, most often) are kept as numbers too, for date axes.
-    let (category_numbers, category_format) = match ser.child(Ns::C, "cat") {
+    let (category_numbers, category_format) = match cat {
         Some(cat)
-            if !xy
-                && cat
-                    .elements()
-                    .any(|e| e.ns() == Ns::C && matches!(e.name(), "numRef" | "numLit")) =>
+            if cat
+                .elements()
+                .any(|e| e.ns() == Ns::C && matches!(e.name(), "numRef" | "numLit")) =>
         {
             let (numbers, format, _) = cached_numbers(cat, room);
             (numbers, format)
         }
         _ => (Vec::new(), None),
     };
-    let category_levels = match ser.child(Ns::C, "cat") {
-        Some(cat) if !xy => outer_levels(cat, categories.len()),
-        _ => Vec::new(),
-    };
+    let category_levels = cat.map_or_else(Vec::new, |cat| outer_levels(cat, categories.len()));
     let sizes = if plot.kind == PlotKind::Bubble {
         ser.child(Ns::C, "bubbleSize")
             .map(|b| cached_numbers(b, room).0)

@@ -1073,15 +1073,21 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     let mut primary = value_scale(chart, &plots, primary_id, room(value_len_hint), false);
     let secondary =
         secondary_id.map(|id| value_scale(chart, &plots, Some(id), room(value_len_hint), true));
-    let label_w = |v: &ValueScale<'_>| {
+    // The widest tick label of a value axis, and that plus the half size of room Office
+    // leaves beside it.
+    let tick_text_w = |v: &ValueScale<'_>| {
         shown(v.axis).filter(|a| a.labels).map_or(0.0, |a| {
             v.scale
                 .ticks()
                 .iter()
                 .map(|t| wide.of(&format_number(*t, v.format.as_deref()), a.text.size))
                 .fold(0.0, f64::max)
-                + a.text.size * 0.5
         })
+    };
+    let label_w = |v: &ValueScale<'_>| {
+        shown(v.axis)
+            .filter(|a| a.labels)
+            .map_or(0.0, |a| tick_text_w(v) + a.text.size * 0.5)
     };
     let title_band = |a: Option<&Axis>| {
         shown(a)
@@ -1094,6 +1100,11 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         let len = if horizontal { b.h } else { b.w } * 0.9;
         g.ticks(len, &|t| wide.of(t, cat_style.size))
     });
+    // The category labels drawn and the slots they are drawn at.
+    let cat_labels: Vec<(usize, &str)> = match &ticks {
+        Some(t) => t.iter().map(|(i, c)| (*i, c.as_str())).collect(),
+        None => categories.iter().map(String::as_str).enumerate().collect(),
+    };
     // The room along the axis for one label, of an axis `len` long.
     let label_slot = |len: f64| match ticks.as_deref() {
         Some([a, b, ..]) => len * (b.0 - a.0) as f64 / count as f64,
@@ -1102,16 +1113,10 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     };
 
     // The plot rectangle.
-    let widest_cat = match &ticks {
-        Some(t) => t
-            .iter()
-            .map(|(_, c)| wide.of(c, cat_style.size))
-            .fold(0.0, f64::max),
-        None => categories
-            .iter()
-            .map(|c| wide.of(c, cat_style.size))
-            .fold(0.0, f64::max),
-    };
+    let widest_cat = cat_labels
+        .iter()
+        .map(|(_, c)| wide.of(c, cat_style.size))
+        .fold(0.0, f64::max);
     let mut rect = b;
     let mut rotation = 0.0;
     if horizontal {
@@ -1170,16 +1175,10 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             // An inner layout keeps the tick labels outside its rectangle; where they
             // would run out of the chart, Office narrows the plot so that they fit rather
             // than cut them (021's 10000000 % labels beside a plot 0.106 of the width in).
-            // The labels' own widths (`label_w` adds half a size of padding).
-            let text_of = |v: &ValueScale<'_>| {
-                shown(v.axis)
-                    .filter(|a| a.labels)
-                    .map_or(0.0, |a| label_w(v) - a.text.size * 0.5)
-            };
-            let left = text_of(&primary) + title_band(primary.axis);
+            let left = tick_text_w(&primary) + title_band(primary.axis);
             let right = secondary
                 .as_ref()
-                .map_or(0.0, |s| text_of(s) + title_band(s.axis));
+                .map_or(0.0, |s| tick_text_w(s) + title_band(s.axis));
             let room_left = left + LABEL_GAP - rect.x;
             if room_left > 0.0 {
                 rect.x += room_left;
@@ -1254,7 +1253,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     }
     if let Some(color) = cat_axis.and_then(|a| a.gridlines) {
         let bounds: Vec<usize> = match &ticks {
-            Some(t) => t.iter().map(|(i, _)| *i).collect(),
+            Some(_) => cat_labels.iter().map(|(i, _)| *i).collect(),
             None => (0..=count).collect(),
         };
         for i in bounds {
@@ -1392,11 +1391,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     // Category labels: every one, turned when they do not fit.
     if let Some(a) = cat_shown {
         let s = &a.text;
-        let shown: Vec<(usize, &str)> = match &ticks {
-            Some(t) => t.iter().map(|(i, c)| (*i, c.as_str())).collect(),
-            None => categories.iter().map(String::as_str).enumerate().collect(),
-        };
-        for (i, c) in shown {
+        for &(i, c) in &cat_labels {
             let at = along(i as f64);
             if horizontal {
                 svg.text(rect.x - LABEL_GAP, at + s.size * 0.35, s, "end", None, c);
