@@ -626,3 +626,41 @@ async fn text_box_columns_fill_one_after_the_other() {
     // The second column starts at the top again.
     assert!((second[0].2 - first[0].2).abs() < 0.5, "{paras}");
 }
+
+/// A chart on a date axis with the year labels its author drew over it as text boxes
+/// (`c:userShapes`; ShapeCrawler's deck 021, slide 2): the served slide draws the chart
+/// and, over it, the four years.
+#[tokio::test(flavor = "multi_thread")]
+async fn shapes_drawn_over_a_chart_are_served_with_it() {
+    let charts = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/charts");
+    let s = start(|_| {}).await;
+    let deck = std::fs::read(format!("{charts}/shapecrawler-021.pptx")).unwrap();
+    s.write("charts.pptx", deck);
+    let body = s.preview_ok("charts.pptx").await;
+    let (id, token) = ids(&body);
+    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
+    let from = page.find("id=\"slide-2\"").expect("slide 2");
+    let to = page[from..]
+        .find("id=\"slide-3\"")
+        .map_or(page.len(), |k| from + k);
+    let slide = &page[from..to];
+    assert_eq!(
+        slide.matches("<svg class=\"pptx-chart-svg\"").count(),
+        2,
+        "{slide}"
+    );
+    let mut at = Vec::new();
+    for year in ["2010", "2011", "2012", "2013"] {
+        at.push(
+            slide
+                .find(&format!(">{year}<"))
+                .unwrap_or_else(|| panic!("{year}")),
+        );
+    }
+    // Each one drawn after a chart (over it, in the chart's group).
+    let first_chart = slide.find("<svg class=\"pptx-chart-svg\"").unwrap();
+    assert!(
+        at.iter().all(|k| *k > first_chart),
+        "{at:?} after {first_chart}"
+    );
+}
