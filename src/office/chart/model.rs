@@ -470,6 +470,13 @@ pub struct Axis {
     /// `c:majorGridlines` is present, with its colour.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gridlines: Option<Color>,
+    /// `c:minorGridlines` is present, with its colour: lines at every minor unit between
+    /// the major ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minor_gridlines: Option<Color>,
+    /// Fixed minor unit (`c:minorUnit`); without it Office divides the major unit by 5.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minor_unit: Option<f64>,
     /// The axis line colour, `None` when it has none (`a:ln/a:noFill`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<Color>,

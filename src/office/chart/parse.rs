@@ -701,16 +701,21 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Axis {
     };
     // Gridlines whose line is `a:noFill` are not drawn (a date axis of daily points with
     // such gridlines would otherwise turn its plot grey).
-    let gridlines = el.child(Ns::C, "majorGridlines").and_then(|g| {
-        let ln = g.child(Ns::C, "spPr").and_then(|sp| sp.child(Ns::A, "ln"));
-        if ln.is_some_and(|ln| ln.child(Ns::A, "noFill").is_some()) {
-            return None;
-        }
-        Some(
-            ln.and_then(|ln| fill_color(ln, colors))
-                .unwrap_or(Color::rgb(0xD9D9D9)),
-        )
-    });
+    let grid = |name: &str, default: u32| {
+        el.child(Ns::C, name).and_then(|g| {
+            let ln = g.child(Ns::C, "spPr").and_then(|sp| sp.child(Ns::A, "ln"));
+            if ln.is_some_and(|ln| ln.child(Ns::A, "noFill").is_some()) {
+                return None;
+            }
+            Some(
+                ln.and_then(|ln| fill_color(ln, colors))
+                    .unwrap_or(Color::rgb(default)),
+            )
+        })
+    };
+    let gridlines = grid("majorGridlines", 0xD9D9D9);
+    // Office's styles draw minor gridlines lighter than the major ones.
+    let minor_gridlines = grid("minorGridlines", 0xF2F2F2);
     let title_el = el.child(Ns::C, "title");
     let title_base = TextStyle {
         bold: false,
@@ -734,6 +739,8 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Axis {
         major_time_unit: child_val(el, "majorTimeUnit").and_then(time_unit),
         format_code: format_code(el),
         gridlines,
+        minor_gridlines,
+        minor_unit: child_num(el, "minorUnit").filter(|u| *u > 0.0),
         line,
         labels: child_val(el, "tickLblPos") != Some("none"),
         text: text_style(el, text, colors),

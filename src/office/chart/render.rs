@@ -402,6 +402,19 @@ impl Svg<'_> {
         self.out.push_str("/>");
     }
 
+    /// Gridlines across `rect`: vertical lines at the x positions `at` when `vertical`,
+    /// else horizontal ones at those y positions.
+    fn grid(&mut self, rect: Rect, vertical: bool, at: impl Iterator<Item = f64>, color: Color) {
+        for p in at {
+            let d = if vertical {
+                format!("M{} {}V{}", n(p), n(rect.y), n(rect.y + rect.h))
+            } else {
+                format!("M{} {}H{}", n(rect.x), n(p), n(rect.x + rect.w))
+            };
+            self.line(&d, color, 0.75);
+        }
+    }
+
     /// The plot area's own fill and outline (`c:plotArea/c:spPr`), under the gridlines.
     pub(super) fn plot_back(&mut self, chart: &Chart, r: Rect) {
         if chart.plot_fill.is_none() && chart.plot_border.is_none() {
@@ -1005,13 +1018,20 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     let grid = cat_axis
         .filter(|a| a.kind == AxisKind::Date)
         .and_then(|a| DateGrid::new(a, &plots, chart.date1904));
-    let plots: Vec<&Plot> = match &grid {
+    let mut plots: Vec<&Plot> = match &grid {
         Some(g) => g.plots.iter().collect(),
         None => plots,
     };
+    // An XY series drawn with bars or lines (the dots of a "bar with markers" chart) is
+    // placed by category: x = 1 at the first category's centre, as Office places it; a
+    // date axis re-lays its plots by date, which XY values have not.
+    let categorised = plots.len();
+    if grid.is_none() {
+        plots.extend(chart.plots.iter().filter(|p| p.kind == PlotKind::Scatter));
+    }
     let first = plots[0];
     let horizontal = first.kind == PlotKind::Bar && first.horizontal;
-    let count = plots
+    let count = plots[..categorised]
         .iter()
         .flat_map(|p| p.series.iter())
         .map(|s| s.values.len().max(s.categories.len()))
@@ -1237,18 +1257,23 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     // The plot area's fill, then gridlines, under everything else. A deleted axis keeps
     // its gridlines (deleting an axis in Office takes its line and labels, not them).
     svg.plot_back(chart, rect);
-    for v in std::iter::once(&primary).chain(secondary.iter()) {
-        let Some(color) = v.axis.and_then(|a| a.gridlines) else {
-            continue;
-        };
-        for t in v.scale.ticks() {
-            let at = place(v, t);
-            let d = if horizontal {
-                format!("M{} {}V{}", n(at), n(rect.y), n(rect.y + rect.h))
+    // Minor gridlines first, so the major ones lie over them.
+    for major in [false, true] {
+        for v in std::iter::once(&primary).chain(secondary.iter()) {
+            let Some(a) = v.axis else { continue };
+            let (color, ticks) = if major {
+                (a.gridlines, v.scale.ticks())
             } else {
-                format!("M{} {}H{}", n(rect.x), n(at), n(rect.x + rect.w))
+                (a.minor_gridlines, v.scale.minor_ticks(a.minor_unit))
             };
-            svg.line(&d, color, 0.75);
+            if let Some(color) = color {
+                svg.grid(
+                    rect,
+                    horizontal,
+                    ticks.into_iter().map(|t| place(v, t)),
+                    color,
+                );
+            }
         }
     }
     if let Some(color) = cat_axis.and_then(|a| a.gridlines) {
@@ -1256,29 +1281,46 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             Some(_) => cat_labels.iter().map(|(i, _)| *i).collect(),
             None => (0..=count).collect(),
         };
-        for i in bounds {
-            let at = if horizontal {
-                rect.y + slot * i as f64
-            } else {
-                rect.x + slot * i as f64
-            };
-            let d = if horizontal {
-                format!("M{} {}H{}", n(rect.x), n(at), n(rect.x + rect.w))
-            } else {
-                format!("M{} {}V{}", n(at), n(rect.y), n(rect.y + rect.h))
-            };
-            svg.line(&d, color, 0.75);
-        }
+        let start = if horizontal { rect.y } else { rect.x };
+        let at = bounds.into_iter().map(|i| start + slot * i as f64);
+        svg.grid(rect, !horizontal, at, color);
     }
 
-    // Plots: areas first, then bars, then lines, as Office layers them.
+    // Plots: areas first, then bars, then lines and XY points, as Office layers them.
     let mut labels: Vec<(f64, f64, &DataLabels, &str, String)> = Vec::new();
-    for kind in [PlotKind::Area, PlotKind::Bar, PlotKind::Line] {
+    let by_index = |_: &Series, i: usize| Some(i as f64);
+    for kind in [
+        PlotKind::Area,
+        PlotKind::Bar,
+        PlotKind::Line,
+        PlotKind::Scatter,
+    ] {
         for p in plots.iter().filter(|p| p.kind == kind) {
             let v = match (&secondary, p.axis_ids.get(1).copied()) {
                 (Some(s), Some(id)) if Some(id) == secondary_id => s,
                 _ => &primary,
             };
+            if kind == PlotKind::Scatter {
+                let points = p.series.iter().map(|s| s.values.len()).max().unwrap_or(0);
+                let slot_of = xy_slots(chart, p, count);
+                let style = LineStyle {
+                    horizontal,
+                    slot_of: &slot_of,
+                };
+                let stacks = stack_values(p, points);
+                lines(
+                    svg,
+                    p,
+                    &stacks,
+                    v,
+                    &place,
+                    &along,
+                    style,
+                    &categories,
+                    &mut labels,
+                );
+                continue;
+            }
             let stacks = stack_values(p, count);
             match kind {
                 PlotKind::Bar => bars(
@@ -1301,7 +1343,10 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                     v,
                     &place,
                     &along,
-                    horizontal,
+                    LineStyle {
+                        horizontal,
+                        slot_of: &by_index,
+                    },
                     &categories,
                     &mut labels,
                 ),
@@ -1641,6 +1686,51 @@ fn point_label_at(l: &DataLabels, x: f64, y: f64) -> (f64, f64, &'static str) {
     }
 }
 
+/// How [`lines`] lays its points out.
+#[derive(Clone, Copy)]
+struct LineStyle<'a> {
+    /// Bars run across: categories up the side, values along the bottom.
+    horizontal: bool,
+    /// The category slot (0 the first, fractions between) of a series' point `i`, `None`
+    /// for a point not drawn.
+    slot_of: &'a dyn Fn(&Series, usize) -> Option<f64>,
+}
+
+/// Where an XY series drawn among categories puts its points: text X values (or none)
+/// number the points 1, 2, 3 … and number `x` lies at the centre of category `x`, so
+/// that X values 1 to n fall on the n categories; X values well outside the categories
+/// (a series on its own horizontal value axis) are spread over the plot width by that
+/// axis's scale instead.
+fn xy_slots<'c>(
+    chart: &'c Chart,
+    p: &'c Plot,
+    count: usize,
+) -> impl Fn(&Series, usize) -> Option<f64> + 'c {
+    let xs = || {
+        p.series
+            .iter()
+            .flat_map(|s| s.x_values.iter().flatten())
+            .copied()
+    };
+    let in_slots = xs().all(|x| (0.5..=count as f64 + 0.5).contains(&x));
+    let (lo, hi) = xs().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    let axis = p.axis_ids.first().and_then(|id| chart.axis(*id));
+    let scale = axis_scale(axis, (lo, hi), 5.0, false);
+    move |s: &Series, i: usize| {
+        if s.x_values.is_empty() {
+            return Some(i as f64);
+        }
+        let x = s.x_values.get(i).copied().flatten()?;
+        Some(if in_slots {
+            x - 1.0
+        } else {
+            scale.fraction(x) * count as f64 - 0.5
+        })
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn lines<'c>(
     svg: &mut Svg,
@@ -1649,12 +1739,16 @@ fn lines<'c>(
     v: &ValueScale<'_>,
     place: &dyn Fn(&ValueScale<'_>, f64) -> f64,
     along: &dyn Fn(f64) -> f64,
-    horizontal: bool,
+    style: LineStyle<'_>,
     categories: &[String],
     labels: &mut Vec<(f64, f64, &'c DataLabels, &'static str, String)>,
 ) {
-    let xy = |i: usize, val: f64| {
-        let (c, w) = (along(i as f64), place(v, v.scale.clamp(val)));
+    let LineStyle {
+        horizontal,
+        slot_of,
+    } = style;
+    let xy = |slot: f64, val: f64| {
+        let (c, w) = (along(slot), place(v, v.scale.clamp(val)));
         if horizontal {
             (w, c)
         } else {
@@ -1669,18 +1763,22 @@ fn lines<'c>(
     };
     for si in order {
         let s = &p.series[si];
-        let pts: Vec<(usize, f64, f64)> = stacks[si]
+        // Each point: its index, category slot, base and top.
+        let pts: Vec<(usize, f64, f64, f64)> = stacks[si]
             .iter()
             .enumerate()
-            .filter_map(|(i, seg)| seg.map(|(b, t)| (i, b, t)))
+            .filter_map(|(i, seg)| {
+                let (b, t) = (*seg)?;
+                Some((i, slot_of(s, i)?, b, t))
+            })
             .collect();
         if pts.is_empty() {
             continue;
         }
         if p.kind == PlotKind::Area {
             let mut d = String::new();
-            for (i, _, t) in &pts {
-                let (x, y) = xy(*i, *t);
+            for (_, c, _, t) in &pts {
+                let (x, y) = xy(*c, *t);
                 let _ = write!(
                     d,
                     "{}{} {}",
@@ -1689,8 +1787,8 @@ fn lines<'c>(
                     n(y)
                 );
             }
-            for (i, b, _) in pts.iter().rev() {
-                let (x, y) = xy(*i, *b);
+            for (_, c, b, _) in pts.iter().rev() {
+                let (x, y) = xy(*c, *b);
                 let _ = write!(d, "L{} {}", n(x), n(y));
             }
             if !s.no_fill {
@@ -1701,7 +1799,7 @@ fn lines<'c>(
                 );
             }
         } else if !s.no_line {
-            let points: Vec<(f64, f64)> = pts.iter().map(|(i, _, t)| xy(*i, *t)).collect();
+            let points: Vec<(f64, f64)> = pts.iter().map(|(_, c, _, t)| xy(*c, *t)).collect();
             let d = if s.smooth {
                 smooth_path(&points)
             } else {
@@ -1710,17 +1808,17 @@ fn lines<'c>(
             svg.line(&d, s.line.unwrap_or(s.color), s.line_width);
         }
         if s.marker {
-            for (i, _, t) in &pts {
-                let (x, y) = xy(*i, *t);
+            for (_, c, _, t) in &pts {
+                let (x, y) = xy(*c, *t);
                 svg.marker(x, y, s.marker_size, s.color, &s.marker_symbol);
             }
         }
-        for (i, _, t) in &pts {
+        for (i, c, _, t) in &pts {
             let Some((l, moved)) = point_label(p, s, *i) else {
                 continue;
             };
             let (dx, dy) = svg.dragged(moved);
-            let (x, y) = xy(*i, *t);
+            let (x, y) = xy(*c, *t);
             let raw = s.values.get(*i).copied().flatten().unwrap_or(0.0);
             let text = label_text(l, s, *i, raw, None, categories.get(*i).map(String::as_str));
             let (lx, ly, anchor) = point_label_at(l, x + dx, y + dy);
@@ -1871,18 +1969,21 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     let px = |x: f64| rect.x + x_scale.fraction(x_scale.clamp(x)) * rect.w;
     let py = |y: f64| rect.y + rect.h - y_scale.fraction(y_scale.clamp(y)) * rect.h;
     svg.plot_back(chart, rect);
-    for (a, vertical) in [(y_axis, false), (x_axis, true)] {
-        let Some(color) = a.and_then(|a| a.gridlines) else {
-            continue;
-        };
-        let scale = if vertical { &x_scale } else { &y_scale };
-        for t in scale.ticks() {
-            let d = if vertical {
-                format!("M{} {}V{}", n(px(t)), n(rect.y), n(rect.y + rect.h))
+    // Minor gridlines under the major ones.
+    for major in [false, true] {
+        for (a, vertical) in [(y_axis, false), (x_axis, true)] {
+            let Some(a) = a else { continue };
+            let scale = if vertical { &x_scale } else { &y_scale };
+            let (color, ticks) = if major {
+                (a.gridlines, scale.ticks())
             } else {
-                format!("M{} {}H{}", n(rect.x), n(py(t)), n(rect.x + rect.w))
+                (a.minor_gridlines, scale.minor_ticks(a.minor_unit))
             };
-            svg.line(&d, color, 0.75);
+            let Some(color) = color else { continue };
+            let at = ticks
+                .into_iter()
+                .map(|t| if vertical { px(t) } else { py(t) });
+            svg.grid(rect, vertical, at, color);
         }
     }
     // Bubbles: the largest is a quarter of the plot's smaller side across, at 100 %.

@@ -21,6 +21,10 @@
 /// Most ticks an axis draws.
 pub const MAX_TICKS: usize = 100;
 
+/// Most minor ticks an axis draws (a minor unit far smaller than the range draws none
+/// rather than a solid block of lines).
+pub const MAX_MINOR_TICKS: usize = 500;
+
 /// A value axis's range and major unit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scale {
@@ -128,6 +132,30 @@ impl Scale {
             .collect()
     }
 
+    /// The minor tick values: every `unit` (Office's default, a fifth of the major unit,
+    /// when `None`) from `min` to `max`, leaving out those on a major tick. None when
+    /// there would be more than [`MAX_MINOR_TICKS`].
+    pub fn minor_ticks(&self, unit: Option<f64>) -> Vec<f64> {
+        let unit = unit
+            .filter(|u| u.is_finite() && *u > 0.0)
+            .unwrap_or(self.step / 5.0);
+        let span = self.max - self.min;
+        if unit.is_nan() || unit <= 0.0 || !span.is_finite() || span / unit > MAX_MINOR_TICKS as f64
+        {
+            return Vec::new();
+        }
+        let on_major = |v: f64| {
+            let k = (v - self.min) / self.step;
+            (k - k.round()).abs() < 1e-6
+        };
+        let first = (self.min / unit - 1e-9).ceil() as i64;
+        let last = (self.max / unit + 1e-9).floor() as i64;
+        (first..=last)
+            .map(|k| k as f64 * unit)
+            .filter(|v| !on_major(*v))
+            .collect()
+    }
+
     /// Where `v` lies between `min` (0) and `max` (1).
     pub fn fraction(&self, v: f64) -> f64 {
         let span = self.max - self.min;
@@ -222,6 +250,25 @@ mod tests {
         let narrow = s(95.0, 100.0);
         assert!(narrow.min > 80.0 && narrow.min < 95.0, "{narrow:?}");
         assert!(narrow.max >= 100.0);
+    }
+
+    #[test]
+    fn minor_ticks_divide_the_major_unit_and_skip_the_major_ticks() {
+        let s = Scale {
+            min: 0.0,
+            max: 1.0,
+            step: 0.2,
+        };
+        let auto = s.minor_ticks(None);
+        // Fifths of 0.2 from 0 to 1: 26 values less the 6 major ones.
+        assert_eq!(auto.len(), 20);
+        assert!((auto[0] - 0.04).abs() < 1e-9 && (auto[19] - 0.96).abs() < 1e-9);
+        let fixed = s.minor_ticks(Some(0.1));
+        assert_eq!(fixed.len(), 5, "{fixed:?}");
+        assert!(fixed.iter().all(|v| ((v * 10.0).round() as i64) % 2 == 1));
+        // A unit far below the range: none rather than a solid block.
+        assert!(s.minor_ticks(Some(1e-6)).is_empty());
+        assert!(s.minor_ticks(Some(f64::NAN)).len() == 20);
     }
 
     #[test]

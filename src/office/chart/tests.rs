@@ -1673,3 +1673,82 @@ fn a_measured_face_sets_the_legend_spacing() {
     };
     assert_eq!(render_svg(&c, 400.0, 300.0, &opts).unwrap(), estimated);
 }
+
+/// An XY series drawn with columns (`shapecrawler-021`: dots marking a share on each
+/// column, on their own 0–100 axis): its text X values number the points, and point n
+/// sits on the centre of category n, with its label; it was left out before.
+#[test]
+fn xy_points_among_columns_sit_on_their_categories() {
+    let pts = |vals: &[f64]| -> String {
+        vals.iter()
+            .enumerate()
+            .map(|(i, v)| format!(r#"<c:pt idx="{i}"><c:v>{v}</c:v></c:pt>"#))
+            .collect()
+    };
+    let cat_pts: String = CATS
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!(r#"<c:pt idx="{i}"><c:v>{c}</c:v></c:pt>"#))
+        .collect();
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart><c:scatterChart><c:scatterStyle val="lineMarker"/><c:ser><c:idx val="1"/><c:order val="1"/><c:spPr><a:ln><a:noFill/></a:ln></c:spPr><c:marker><c:symbol val="circle"/><c:size val="8"/></c:marker><c:dLbls><c:numFmt formatCode="0&quot;%&quot;" sourceLinked="0"/><c:dLblPos val="ctr"/><c:showVal val="1"/></c:dLbls><c:xVal><c:strRef><c:strCache><c:ptCount val="3"/>{cat_pts}</c:strCache></c:strRef></c:xVal><c:yVal><c:numRef><c:numCache><c:ptCount val="3"/>{}</c:numCache></c:numRef></c:yVal></c:ser><c:axId val="3"/><c:axId val="4"/></c:scatterChart>{}<c:valAx><c:axId val="4"/><c:scaling><c:max val="100"/></c:scaling><c:delete val="0"/><c:axPos val="r"/><c:tickLblPos val="none"/><c:crossAx val="3"/><c:crosses val="max"/></c:valAx><c:valAx><c:axId val="3"/><c:delete val="0"/><c:axPos val="t"/><c:crossAx val="4"/></c:valAx>"#,
+        ser(0, "A", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        pts(&[44.0, 77.0, 20.0]),
+        cat_val_axes("")
+    );
+    let out = svg(&parse(&plot, ""), 400.0, 300.0);
+    let bars = rects(&out, "#4472C4");
+    assert_eq!(bars.len(), 3, "{out}");
+    let circles: Vec<(f64, f64)> = out
+        .split("<circle class=\"marker\" ")
+        .skip(1)
+        .map(|c| {
+            let get = |k: &str| -> f64 {
+                let key = format!("{k}=\"");
+                let at = c.find(&key).unwrap() + key.len();
+                c[at..at + c[at..].find('"').unwrap()].parse().unwrap()
+            };
+            (get("cx"), get("cy"))
+        })
+        .collect();
+    assert_eq!(circles.len(), 3, "{out}");
+    for (bar, (cx, _)) in bars.iter().zip(&circles) {
+        assert!((bar[0] + bar[2] / 2.0 - cx).abs() < 0.02, "{bar:?} {cx}");
+    }
+    // On the secondary 0–100 axis: 77 is higher up than 44, 20 lowest; the plot's
+    // bottom is the bars' base.
+    let base = bars[0][1] + bars[0][3];
+    let top_of = |v: f64| base - (base - circles[1].1) * v / 77.0;
+    assert!((top_of(44.0) - circles[0].1).abs() < 0.05, "{circles:?}");
+    assert!((top_of(20.0) - circles[2].1).abs() < 0.05, "{circles:?}");
+    for l in ["44%", "77%", "20%"] {
+        assert_eq!(text_attrs(&out, l, "x").len(), 1, "{l}: {out}");
+    }
+}
+
+/// Minor gridlines (`c:minorGridlines`) fall every fifth of the major unit, or every
+/// `c:minorUnit`, under the major ones and not on them.
+#[test]
+fn minor_gridlines_divide_the_major_unit() {
+    let grid = r#"<c:minorGridlines><c:spPr><a:ln><a:solidFill><a:srgbClr val="F0F0F0"/></a:solidFill></a:ln></c:spPr></c:minorGridlines><c:scaling><c:max val="6"/></c:scaling>"#;
+    let plot = |extra: &str| {
+        format!(
+            r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+            ser(0, "A", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+            cat_val_axes(&format!("{grid}{extra}"))
+        )
+    };
+    let c = parse(&plot(r#"<c:majorUnit val="2"/>"#), "");
+    assert_eq!(c.axes[1].minor_gridlines, Some(Color::rgb(0xF0F0F0)));
+    let out = svg(&c, 400.0, 300.0);
+    // 0 to 6 by 2: four major lines; fifths of 2 (0.4) give 16 values less the 4 major.
+    assert_eq!(count(&out, "stroke=\"#D9D9D9\""), 4, "{out}");
+    assert_eq!(count(&out, "stroke=\"#F0F0F0\""), 12, "{out}");
+    assert!(out.find("#F0F0F0").unwrap() < out.find("#D9D9D9").unwrap());
+    let fixed = svg(
+        &parse(&plot(r#"<c:majorUnit val="2"/><c:minorUnit val="1"/>"#), ""),
+        400.0,
+        300.0,
+    );
+    assert_eq!(count(&fixed, "stroke=\"#F0F0F0\""), 3, "{fixed}");
+}
