@@ -91,7 +91,7 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
         } else if matches!(name, "catAx" | "valAx" | "dateAx" | "serAx")
             && out.axes.len() < MAX_AXES
         {
-            out.axes.push(axis(el, colors, &out.text));
+            out.axes.push(axis(el, colors, &out.text, dark));
         }
     }
     out.chart_types.truncate(8);
@@ -686,7 +686,7 @@ fn format_code(el: Element<'_>) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Axis {
+fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle, dark: bool) -> Axis {
     let kind = match el.name() {
         "catAx" => AxisKind::Category,
         "dateAx" => AxisKind::Date,
@@ -714,8 +714,9 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle) -> Axis {
         })
     };
     let gridlines = grid("majorGridlines", 0xD9D9D9);
-    // Office's styles draw minor gridlines lighter than the major ones.
-    let minor_gridlines = grid("minorGridlines", 0xF2F2F2);
+    // Minor gridlines are fainter than the major ones: nearer the background, which is
+    // white, or black in the dark styles (41–48).
+    let minor_gridlines = grid("minorGridlines", if dark { 0x404040 } else { 0xF2F2F2 });
     let title_el = el.child(Ns::C, "title");
     let title_base = TextStyle {
         bold: false,

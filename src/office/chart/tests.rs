@@ -1752,3 +1752,20 @@ fn minor_gridlines_divide_the_major_unit() {
     );
     assert_eq!(count(&fixed, "stroke=\"#F0F0F0\""), 3, "{fixed}");
 }
+
+/// Without their own line, minor gridlines are faint against the chart's background:
+/// light grey on white, dark grey on the black of the dark styles (41–48).
+#[test]
+fn default_minor_gridlines_are_faint_on_light_and_dark_styles() {
+    let part = |style: &str| {
+        format!(
+            r#"<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">{style}<c:chart><c:plotArea><c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart><c:catAx><c:axId val="1"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:axPos val="l"/><c:majorGridlines/><c:minorGridlines/><c:crossAx val="1"/></c:valAx></c:plotArea></c:chart></c:chartSpace>"#,
+            ser(0, "A", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], "")
+        )
+    };
+    let light = parse_str(&part(""));
+    assert_eq!(light.axes[1].minor_gridlines, Some(Color::rgb(0xF2F2F2)));
+    let dark = parse_str(&part(r#"<c:style val="47"/>"#));
+    assert_eq!(dark.axes[1].minor_gridlines, Some(Color::rgb(0x404040)));
+    assert_eq!(dark.axes[1].gridlines, light.axes[1].gridlines);
+}
