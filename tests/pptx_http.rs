@@ -664,3 +664,37 @@ async fn shapes_drawn_over_a_chart_are_served_with_it() {
         "{at:?} after {first_chart}"
     );
 }
+
+/// The real deck's first slide marks a share on each column with a dot from an XY
+/// series on its own 0–100 axis (`shapecrawler-021`, chart 1): served through the real
+/// router, the chart draws the four dots and their labels and the minor gridlines.
+#[tokio::test]
+async fn xy_dots_over_columns_are_served_with_the_chart() {
+    let charts = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/charts");
+    let s = start(|_| {}).await;
+    let deck = std::fs::read(format!("{charts}/shapecrawler-021.pptx")).unwrap();
+    s.write("charts.pptx", deck);
+    let body = s.preview_ok("charts.pptx").await;
+    let (id, token) = ids(&body);
+    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
+    let from = page.find("id=\"slide-1\"").expect("slide 1");
+    let to = page[from..]
+        .find("id=\"slide-2\"")
+        .map_or(page.len(), |k| from + k);
+    let chart = &page[from..to];
+    let chart = &chart[chart.find("<svg class=\"pptx-chart-svg\"").expect("chart")..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    assert_eq!(
+        chart.matches("<circle class=\"marker\"").count(),
+        4,
+        "{chart}"
+    );
+    for label in ["44%", "77%", "79%", "20%"] {
+        assert!(
+            chart.contains(&format!(">{label}</text>")),
+            "{label}: {chart}"
+        );
+    }
+    // Minor gridlines in the deck's faint grey (tx1 at 5 %), under the major ones.
+    assert!(chart.matches("stroke=\"#F2F2F2\"").count() >= 20, "{chart}");
+}
