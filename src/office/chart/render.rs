@@ -1089,7 +1089,9 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         across: horizontal,
         wide,
     };
-    let value_len_hint = if horizontal { b.w * 0.8 } else { b.h * 0.8 };
+    // An inner layout is the plot rectangle itself: its axis is that long. Otherwise the
+    // labels take some of the box, about a fifth.
+    let value_len_hint = if horizontal { b.w } else { b.h } * if inner { 1.0 } else { 0.8 };
     let mut primary = value_scale(chart, &plots, primary_id, room(value_len_hint), false);
     let secondary =
         secondary_id.map(|id| value_scale(chart, &plots, Some(id), room(value_len_hint), true));

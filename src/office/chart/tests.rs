@@ -1769,3 +1769,18 @@ fn default_minor_gridlines_are_faint_on_light_and_dark_styles() {
     assert_eq!(dark.axes[1].minor_gridlines, Some(Color::rgb(0x404040)));
     assert_eq!(dark.axes[1].gridlines, light.axes[1].gridlines);
 }
+
+/// An inner manual layout is the plot rectangle, so its value axis gets the intervals
+/// that rectangle's height has room for (`shapecrawler-009_table`'s Sales5: 86 pt tall,
+/// data to 5, steps of 1 as LibreOffice draws; it was scaled for 80 % of that, in 2s).
+#[test]
+fn an_inner_layout_sets_the_value_axis_length() {
+    let layout = r#"<c:layout><c:manualLayout><c:layoutTarget val="inner"/><c:xMode val="edge"/><c:yMode val="edge"/><c:x val="0.11"/><c:y val="0.33"/><c:w val="0.88"/><c:h val="0.507"/></c:manualLayout></c:layout>"#;
+    let plot = format!(
+        r#"{layout}<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart><c:catAx><c:axId val="1"/><c:delete val="1"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:delete val="1"/><c:axPos val="l"/><c:majorGridlines><c:spPr><a:ln><a:solidFill><a:srgbClr val="E6E6E6"/></a:solidFill></a:ln></c:spPr></c:majorGridlines><c:crossAx val="1"/></c:valAx>"#,
+        ser(0, "A", &CATS, &[Some(4.3), Some(2.5), Some(5.0)], "")
+    );
+    let out = svg(&parse(&plot, ""), 384.5, 169.2);
+    // 0.507 × 169.2 = 85.8 pt: seven intervals of 10 pt text fit, so 0 to 6 in ones.
+    assert_eq!(count(&out, "stroke=\"#E6E6E6\""), 7, "{out}");
+}
