@@ -559,6 +559,31 @@ impl Svg<'_> {
 
 // ----- legend ------------------------------------------------------------------------
 
+/// How many columns a row legend of entries `widths` wide takes in `room`: all of them
+/// when they fit one row; else the most whose columns (each its widest entry) fit, then
+/// as few as still give that number of rows, so the rows are filled evenly.
+fn legend_columns(widths: &[f64], room: f64) -> usize {
+    let n = widths.len().max(1);
+    if widths.iter().sum::<f64>() <= room {
+        return n;
+    }
+    let fits = |c: usize| {
+        (0..c)
+            .map(|k| {
+                widths
+                    .iter()
+                    .skip(k)
+                    .step_by(c)
+                    .fold(0.0, |a, b| f64::max(a, *b))
+            })
+            .sum::<f64>()
+            <= room
+    };
+    let most = (1..n).rev().find(|c| fits(*c)).unwrap_or(1);
+    let rows = n.div_ceil(most);
+    n.div_ceil(rows)
+}
+
 /// A legend entry: its text, colour, whether its key is a line and the marker drawn on
 /// that line (size and symbol), as Office keys a series with markers.
 struct Entry<'c> {
@@ -675,31 +700,43 @@ fn legend(
     let mut rest = area;
     match l.position.as_str() {
         "t" | "b" => {
-            // Rows, centred, wrapped to the chart's width.
-            let mut rows: Vec<Vec<&Entry<'_>>> = vec![Vec::new()];
-            let mut used = 0.0;
-            for e in entries {
-                let iw = item_w(e);
-                if used + iw > area.w && !rows.last().is_some_and(Vec::is_empty) {
-                    rows.push(Vec::new());
-                    used = 0.0;
-                }
-                used += iw;
-                rows.last_mut().expect("a row").push(e);
-            }
-            rows.truncate(((area.h * 0.4) / row_h).floor().max(1.0) as usize);
+            // One row, centred, when the entries fit the chart's width; else a grid of
+            // aligned columns (each as wide as its widest entry), as many as fit, with
+            // the entries spread evenly over the rows that needs: four entries of which
+            // three fit a row are two rows of two, not three and one.
+            let widths: Vec<f64> = entries.iter().map(item_w).collect();
+            let columns = legend_columns(&widths, area.w);
+            let rows: Vec<&[Entry<'_>]> = entries.chunks(columns).collect();
+            let col_w: Vec<f64> = (0..columns)
+                .map(|c| {
+                    widths
+                        .iter()
+                        .skip(c)
+                        .step_by(columns)
+                        .fold(0.0, |a, b| f64::max(a, *b))
+                })
+                .collect();
+            let rows = &rows[..rows
+                .len()
+                .min(((area.h * 0.4) / row_h).floor().max(1.0) as usize)];
             let total_h = row_h * rows.len() as f64;
             let top = if l.position == "t" {
                 area.y
             } else {
                 area.y + area.h - total_h
             };
+            let single = rows.len() == 1;
             for (r, row) in rows.iter().enumerate() {
-                let row_w: f64 = row.iter().map(|e| item_w(e)).sum();
+                // A single row is spaced by its own entries' widths.
+                let row_w: f64 = if single {
+                    row.iter().map(item_w).sum()
+                } else {
+                    col_w.iter().sum()
+                };
                 let mut x = (w - row_w) / 2.0 + s.size * 0.45;
-                for e in row {
+                for (c, e) in row.iter().enumerate() {
                     draw(svg, e, x.max(0.0), top + row_h * r as f64);
-                    x += item_w(e);
+                    x += if single { item_w(e) } else { col_w[c] };
                 }
             }
             // A row legend keeps most of an em from the plot's labels.

@@ -1784,3 +1784,59 @@ fn an_inner_layout_sets_the_value_axis_length() {
     // 0.507 × 169.2 = 85.8 pt: seven intervals of 10 pt text fit, so 0 to 6 in ones.
     assert_eq!(count(&out, "stroke=\"#E6E6E6\""), 7, "{out}");
 }
+
+/// A bottom legend too wide for one row is a grid of aligned columns with the rows
+/// filled evenly: four entries of which three fit a row are two rows of two
+/// (`shapecrawler-009_table`'s Sales3, as LibreOffice draws it), not three and one.
+#[test]
+fn a_wrapped_legend_fills_its_rows_evenly_in_columns() {
+    let sers: String = (0..4)
+        .map(|i| {
+            let v = Some(i as f64 + 1.0);
+            ser(i, &format!("Series {}", i + 1), &CATS, &[v, v, v], "")
+        })
+        .collect();
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{sers}{AXES}</c:barChart>{}"#,
+        cat_val_axes("")
+    );
+    let c = parse(&plot, r#"<c:legend><c:legendPos val="b"/></c:legend>"#);
+    // 200 pt wide: three entries of about 54 pt fit a row, four do not.
+    let out = svg(&c, 200.0, 300.0);
+    let at = |k: usize, attr: &str| text_attrs(&out, &format!("Series {k}"), attr)[0];
+    assert_eq!(at(1, "y"), at(2, "y"), "{out}");
+    assert_eq!(at(3, "y"), at(4, "y"), "{out}");
+    assert!(at(3, "y") > at(1, "y"), "{out}");
+    assert_eq!(at(1, "x"), at(3, "x"), "{out}");
+    assert_eq!(at(2, "x"), at(4, "x"), "{out}");
+    // Wide enough for all four: one row.
+    let wide = svg(&c, 400.0, 300.0);
+    let y: Vec<f64> = (1..=4)
+        .map(|k| text_attrs(&wide, &format!("Series {k}"), "y")[0])
+        .collect();
+    assert!(y.iter().all(|v| *v == y[0]), "{wide}");
+}
+
+/// An automatic pie without outside labels fills the plot area's smaller side: here the
+/// chart's height less Office's top and bottom margins (1.5 % and 0.8 %).
+#[test]
+fn a_pie_fills_the_smaller_side_of_its_plot_area() {
+    let plot = format!(
+        r#"<c:pieChart><c:varyColors val="1"/>{}<c:firstSliceAng val="0"/></c:pieChart>"#,
+        ser(0, "A", &CATS, &[Some(1.0), Some(2.0), Some(3.0)], "")
+    );
+    let out = svg(
+        &parse(&plot, r#"<c:autoTitleDeleted val="1"/>"#),
+        300.0,
+        200.0,
+    );
+    let slice = out.split("class=\"slice\" d=\"").nth(1).expect("a slice");
+    let r: f64 = slice
+        .split('A')
+        .nth(1)
+        .and_then(|a| a.split(' ').next())
+        .and_then(|v| v.parse().ok())
+        .expect("an arc");
+    let expected = 200.0 * (1.0 - 0.015 - 0.008) / 2.0;
+    assert!((r - expected).abs() < 0.02, "{r} vs {expected}: {out}");
+}
