@@ -5,6 +5,7 @@
 
 pub mod browser;
 pub mod docx;
+pub mod pptx;
 pub mod xlsx;
 
 use std::net::SocketAddr;

@@ -1300,9 +1300,17 @@ impl<'d, 'o> Renderer<'d, 'o> {
             } else {
                 bs.push_str(";padding-right:0.5em");
             }
-            let _ = write!(self.out, "<span class=\"pptx-bu\" style=\"{bs}\">");
+            // The bullet and a word joiner in a box that does not wrap: the first word
+            // stays beside the bullet and, when wider than the line, is broken there as
+            // PowerPoint breaks it. CSS allows a break after any inline block (a word
+            // joiner beside it alone does not stop that), which left the bullet alone
+            // on its line above the word in narrow cells.
+            let _ = write!(
+                self.out,
+                "<span class=\"pptx-bu-keep\"><span class=\"pptx-bu\" style=\"{bs}\">"
+            );
             escape_into(&mut self.out, &b.text);
-            self.out.push_str("</span>");
+            self.out.push_str("</span>\u{2060}</span>");
         }
         let has_text = p.runs.iter().any(|r| !r.text.is_empty());
         if tabs::has_tabs(p) {
