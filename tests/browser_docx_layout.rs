@@ -5,7 +5,7 @@
 mod common;
 
 use common::browser::{eval, wait_for, TestBrowser};
-use common::docx::docx_with_body;
+use common::docx::{docx_with_body, docx_with_parts};
 use common::start;
 
 const VARIOUS: &str = concat!(
@@ -416,4 +416,64 @@ async fn header_artwork_of_custom_polygons_paints_polygons_not_boxes() {
     );
     // Triangles and skewed quadrilaterals: a corner of each box is left open.
     assert!(n("corners_open") * 10 >= n("shapes") * 9, "{b}");
+}
+
+/// A numbered paragraph whose first word is wider than the line keeps the word beside
+/// its number and breaks it at the margin, as Word does; Chromium had left the number
+/// alone on a line above the word.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_first_word_stays_beside_its_list_number() {
+    let numbering = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>"#;
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>"#;
+    // A 1.5 in wide page column: the word is far wider.
+    let body = concat!(
+        r#"<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>Pneumonoultramicroscopicsilicovolcanoconiosis</w:t></w:r></w:p>"#,
+        r#"<w:sectPr><w:pgSz w:w="4320" w:h="8000"/><w:pgMar w:top="720" w:right="720" w:bottom="720" w:left="720"/></w:sectPr>"#,
+    );
+    let s = start(|_| {}).await;
+    s.write(
+        "list.docx",
+        docx_with_parts(
+            body,
+            &[
+                ("word/numbering.xml", numbering.to_string()),
+                ("word/_rels/document.xml.rels", rels.to_string()),
+            ],
+        ),
+    );
+    let url = s.preview_ok("list.docx").await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            const label = document.querySelector('#view-document .docx-list-label');
+            const p = label.closest('p');
+            const l = label.getBoundingClientRect();
+            const walk = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+            let node = walk.nextNode();
+            while (node && !node.data.includes('Pneumono')) node = walk.nextNode();
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const rects = [...range.getClientRects()];
+            return { label: { top: l.top, bottom: l.bottom, right: l.right, text: label.textContent }, first: rects.length ? { top: rects[0].top, left: rects[0].left } : null, lines: new Set(rects.map(r => Math.round(r.top))).size };
+        })()"#,
+    )
+    .await;
+    assert_eq!(got["label"]["text"], "1.", "{got}");
+    assert!(
+        got["lines"].as_u64().unwrap() >= 2,
+        "the word is broken: {got}"
+    );
+    let label_top = got["label"]["top"].as_f64().unwrap();
+    let word_top = got["first"]["top"].as_f64().unwrap();
+    assert!(
+        (label_top - word_top).abs() < 4.0,
+        "number at {label_top}, word from {word_top}: {got}"
+    );
+    assert!(
+        got["first"]["left"].as_f64().unwrap() >= got["label"]["right"].as_f64().unwrap() - 0.5,
+        "{got}"
+    );
 }

@@ -608,6 +608,17 @@ impl<'d> Renderer<'d, '_> {
             self.out.push('"');
         }
         self.out.push('>');
+        // A label followed by a tab (or nothing) keeps the first word beside it: the
+        // label and a word joiner share a box that does not wrap, since CSS breaks after
+        // any inline block and would leave the label alone above a word wider than the
+        // line (Word breaks such a word at the margin instead). A space suffix may wrap.
+        let glued = p
+            .list
+            .as_ref()
+            .is_some_and(|l| first && l.suffix != ListSuffix::Space);
+        if glued {
+            self.out.push_str("<span class=\"docx-list-keep\">");
+        }
         if let (Some(list), true) = (&p.list, first) {
             self.out.push_str("<span class=\"docx-list-label\"");
             let mut label_style = std::mem::take(&mut style);
@@ -642,6 +653,9 @@ impl<'d> Renderer<'d, '_> {
             if list.suffix == ListSuffix::Space {
                 self.out.push(' ');
             }
+        }
+        if glued {
+            self.out.push_str("\u{2060}</span>");
         }
         self.give_back(style);
         self.paragraph_inlines(p, inlines, first);
