@@ -559,8 +559,8 @@ impl Parser<'_, '_> {
             heading_level,
             format: paragraph_format(&ppr),
             list,
-            mark_format: mark.apply(&self.fonts),
-            text_format: rpr.apply(&self.fonts),
+            mark_format: mark.apply_for_run(&self.fonts),
+            text_format: rpr.apply_for_run(&self.fonts),
             inlines: sink.items,
         }
     }
@@ -675,7 +675,10 @@ impl Parser<'_, '_> {
         if let Some(d) = &direct {
             rpr.overlay(d);
         }
-        let format = rpr.apply(&self.fonts);
+        let format = rpr.apply_for_run(&self.fonts);
+        // Text of a complex script in a run not marked so still takes the run's
+        // complex-script size, weight and font, as Word sets it (made when first met).
+        let mut complex: Option<RunFormat> = None;
 
         for c in r.elements() {
             if c.ns() != Ns::W {
@@ -686,7 +689,15 @@ impl Parser<'_, '_> {
                 continue;
             }
             match c.name() {
-                "t" | "delText" => self.push_text(sink, &c.text(), &format),
+                "t" | "delText" => {
+                    let text = c.text();
+                    let format = if !rpr.complex() && super::props::complex_script(&text) {
+                        &*complex.get_or_insert_with(|| rpr.apply_complex(&self.fonts))
+                    } else {
+                        &format
+                    };
+                    self.push_text(sink, &text, format);
+                }
                 "tab" | "ptab" => self.push_visible(sink, Inline::Tab),
                 "br" => {
                     let kind = match c.attr(Ns::W, "type") {

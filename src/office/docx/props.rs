@@ -379,6 +379,25 @@ pub(crate) struct RPr {
     pub hidden: Option<bool>,
     pub spacing: Option<f32>,
     pub rtl: Option<bool>,
+    /// The complex-script twins (`w:szCs`, `w:bCs`, `w:iCs`, `w:rFonts/@w:cs`): Word
+    /// draws Arabic, Hebrew, Thai … text and right-to-left runs with these.
+    pub size_cs: Option<f32>,
+    pub bold_cs: Option<bool>,
+    pub italic_cs: Option<bool>,
+    pub font_cs: Option<Arc<str>>,
+    /// `w:cs`: the run is complex script whatever its characters.
+    pub cs: Option<bool>,
+}
+
+/// Whether `text` holds characters Word sets with a run's complex-script properties:
+/// Hebrew, Arabic, Syriac, Thaana, N'Ko and the other right-to-left scripts, Thai and
+/// Lao, and the Hebrew and Arabic presentation forms.
+pub(crate) fn complex_script(text: &str) -> bool {
+    text.chars().any(|c| {
+        matches!(c as u32,
+            0x0590..=0x08FF | 0x0E00..=0x0EFF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF
+            | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
+    })
 }
 
 /// A font named directly or through the theme (`minorHAnsi` …).
@@ -409,6 +428,14 @@ impl RPr {
                 "smallCaps" => r.small_caps = Some(on_off(c)),
                 "vanish" => r.hidden = Some(on_off(c)),
                 "rtl" => r.rtl = Some(on_off(c)),
+                "cs" => r.cs = Some(on_off(c)),
+                "bCs" => r.bold_cs = Some(on_off(c)),
+                "iCs" => r.italic_cs = Some(on_off(c)),
+                "szCs" => {
+                    if let Some(half_points) = val(c).and_then(number) {
+                        r.size_cs = Some(half_points / 2.0);
+                    }
+                }
                 "u" => {
                     r.underline = Some(match val(c) {
                         None => Some("single".to_owned()),
@@ -426,6 +453,9 @@ impl RPr {
                     }
                 }
                 "rFonts" => {
+                    if let Some(cs) = c.attr(Ns::W, "cs").filter(|n| !n.trim().is_empty()) {
+                        r.font_cs = Some(cs.into());
+                    }
                     let named = ["ascii", "hAnsi", "cs", "eastAsia"]
                         .iter()
                         .find_map(|n| c.attr(Ns::W, n));
@@ -480,8 +510,48 @@ impl RPr {
             small_caps,
             hidden,
             spacing,
-            rtl
+            rtl,
+            size_cs,
+            bold_cs,
+            italic_cs,
+            font_cs,
+            cs
         );
+    }
+
+    /// Whether the run's own properties make it complex script (`w:rtl`, `w:cs`).
+    pub fn complex(&self) -> bool {
+        self.rtl == Some(true) || self.cs == Some(true)
+    }
+
+    /// The resolved model formatting for complex-script text: size, bold, italic and
+    /// font from their complex-script twins where the document sets them (a document
+    /// that sets only `w:sz` keeps it for such text too, rather than Word's 10 pt).
+    pub fn apply_complex(&self, fonts: &ThemeFonts) -> RunFormat {
+        let mut f = self.apply(fonts);
+        if let Some(size) = self.size_cs {
+            f.size = Some(size);
+        }
+        if let Some(b) = self.bold_cs {
+            f.bold = b;
+        }
+        if let Some(i) = self.italic_cs {
+            f.italic = i;
+        }
+        if let Some(font) = &self.font_cs {
+            f.font = Some(font.clone());
+        }
+        f
+    }
+
+    /// [`Self::apply_complex`] when the run's properties make it complex script, else
+    /// [`Self::apply`].
+    pub fn apply_for_run(&self, fonts: &ThemeFonts) -> RunFormat {
+        if self.complex() {
+            self.apply_complex(fonts)
+        } else {
+            self.apply(fonts)
+        }
     }
 
     /// The resolved model formatting; theme fonts are looked up in `fonts`.

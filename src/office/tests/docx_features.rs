@@ -897,3 +897,55 @@ fn table_style_regions_header_row_and_bands() {
     assert_eq!(run(ts[1], 1, 0), (false, false, None));
     assert_eq!(ts[0].borders.top.as_ref().unwrap().width, 0.5);
 }
+
+/// Right-to-left and complex-script text takes the complex-script twins of size, weight
+/// and font (`w:szCs`, `w:bCs`, `w:rFonts/@w:cs`), as Word sets Arabic: a style of
+/// 11 pt Latin and 15 pt Arabic (`powertools-RP051-Arabic`) drew its Arabic at 11 pt.
+#[test]
+fn complex_script_runs_take_their_complex_script_properties() {
+    let mut f = DocxFixture::new(concat!(
+        r#"<w:p><w:pPr><w:bidi/></w:pPr>"#,
+        r#"<w:r><w:rPr><w:rtl/></w:rPr><w:t>النظر</w:t></w:r>"#,
+        r#"<w:r><w:t>Latin</w:t></w:r>"#,
+        r#"<w:r><w:t>שלום</w:t></w:r>"#,
+        r#"<w:r><w:rPr><w:b/><w:bCs w:val="0"/><w:rtl/></w:rPr><w:t>عربي</w:t></w:r>"#,
+        r#"<w:r><w:rPr><w:sz w:val="40"/><w:cs/></w:rPr><w:t>forced</w:t></w:r>"#,
+        r#"</w:p>"#,
+    ));
+    f.styles = Some(w_part(
+        "styles",
+        r#"<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:cs="Traditional Arabic"/><w:sz w:val="22"/><w:szCs w:val="30"/></w:rPr></w:style>"#,
+    ));
+    let doc = parse(&f);
+    let p = paragraphs(&doc)[0];
+    let formats: Vec<(String, f32, bool, String)> = p
+        .inlines
+        .iter()
+        .filter_map(|i| match i {
+            Inline::Text { text, format } => Some((
+                text.clone(),
+                format.size.unwrap_or(0.0),
+                format.bold,
+                format.font.as_deref().unwrap_or("").to_owned(),
+            )),
+            _ => None,
+        })
+        .collect();
+    let get = |t: &str| {
+        formats
+            .iter()
+            .find(|f| f.0 == t)
+            .unwrap_or_else(|| panic!("{t}: {formats:?}"))
+    };
+    assert_eq!(get("النظر").1, 15.0, "{formats:?}");
+    assert_eq!(get("النظر").3, "Traditional Arabic");
+    assert_eq!(get("Latin").1, 11.0);
+    assert_eq!(get("Latin").3, "Times New Roman");
+    // Hebrew in a run not marked right-to-left is still complex script.
+    assert_eq!(get("שלום").1, 15.0);
+    // Bold for Latin text, not for this run's Arabic (bCs off).
+    assert!(!get("عربي").2, "{formats:?}");
+    // w:cs makes a run complex script whatever its letters; it sets only w:sz, so the
+    // style's szCs applies.
+    assert_eq!(get("forced").1, 15.0);
+}
