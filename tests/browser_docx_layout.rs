@@ -62,6 +62,17 @@ async fn serve(path: &str, name: &str) -> (common::TestServer, String) {
     (s, url)
 }
 
+/// A service with `bytes` in its workspace as `name`, and the URL of its viewer shell.
+async fn serve_bytes(name: &str, bytes: Vec<u8>) -> (common::TestServer, String) {
+    let s = start(|_| {}).await;
+    s.write(name, bytes);
+    let url = s.preview_ok(name).await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (s, url)
+}
+
 fn f(v: &serde_json::Value, key: &str, side: &str) -> f64 {
     v[key][side]
         .as_f64()
@@ -109,12 +120,7 @@ async fn column_breaks_and_unequal_columns_place_text_where_the_document_says() 
         r#"<w:p><w:r><w:t>Narrow</w:t><w:br w:type="column"/><w:t>Wide</w:t></w:r></w:p>"#,
         r#"<w:sectPr><w:cols w:num="2" w:equalWidth="0"><w:col w:w="2000" w:space="400"/><w:col w:w="6000"/></w:cols></w:sectPr>"#,
     );
-    let s = start(|_| {}).await;
-    s.write("columns.docx", docx_with_body(body));
-    let url = s.preview_ok("columns.docx").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_s, url) = serve_bytes("columns.docx", docx_with_body(body)).await;
     let b = boxes(&url, &["First", "Second", "Narrow", "Wide"]).await;
     assert_eq!(b["pages"], 2, "{b}");
     // A short first column still ends at the break: "Second" tops the next column.
@@ -187,12 +193,7 @@ async fn floating_boxes_sit_where_their_anchor_says_in_front_of_or_behind_the_te
         ),
         r#"<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#,
     );
-    let s = start(|_| {}).await;
-    s.write("floats.docx", docx_with_body(&body));
-    let url = s.preview_ok("floats.docx").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_s, url) = serve_bytes("floats.docx", docx_with_body(&body)).await;
     let b = document_eval(
         &url,
         r#"(() => {
@@ -430,8 +431,7 @@ async fn a_long_first_word_stays_beside_its_list_number() {
         r#"<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>Pneumonoultramicroscopicsilicovolcanoconiosis</w:t></w:r></w:p>"#,
         r#"<w:sectPr><w:pgSz w:w="4320" w:h="8000"/><w:pgMar w:top="720" w:right="720" w:bottom="720" w:left="720"/></w:sectPr>"#,
     );
-    let s = start(|_| {}).await;
-    s.write(
+    let (_s, url) = serve_bytes(
         "list.docx",
         docx_with_parts(
             body,
@@ -440,11 +440,8 @@ async fn a_long_first_word_stays_beside_its_list_number() {
                 ("word/_rels/document.xml.rels", rels.to_string()),
             ],
         ),
-    );
-    let url = s.preview_ok("list.docx").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    )
+    .await;
     let got = document_eval(
         &url,
         r#"(() => {
@@ -476,4 +473,50 @@ async fn a_long_first_word_stays_beside_its_list_number() {
         got["first"]["left"].as_f64().unwrap() >= got["label"]["right"].as_f64().unwrap() - 0.5,
         "{got}"
     );
+}
+
+/// A paragraph's border lies `w:space` outside its text: the text keeps the indent of
+/// its unbordered neighbours and the box grows outwards by the space and the line, as
+/// Word draws it (`powertools-HC049-Borders`: the text had touched its box).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_paragraph_border_lies_its_space_outside_the_text() {
+    let body = concat!(
+        r#"<w:p><w:r><w:t>Plain</w:t></w:r></w:p>"#,
+        r#"<w:p><w:pPr><w:pBdr><w:top w:val="single" w:sz="8" w:space="1"/><w:left w:val="single" w:sz="8" w:space="4"/><w:bottom w:val="single" w:sz="8" w:space="1"/><w:right w:val="single" w:sz="8" w:space="4"/></w:pBdr></w:pPr><w:r><w:t>Boxed</w:t></w:r></w:p>"#,
+    );
+    let (_s, url) = serve_bytes("borders.docx", docx_with_body(body)).await;
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            const out = {};
+            for (const p of document.querySelectorAll('#view-document .docx-p, #view-document p')) {
+                const t = p.textContent.trim();
+                if (t !== 'Plain' && t !== 'Boxed') continue;
+                const range = document.createRange();
+                range.selectNodeContents(p);
+                const text = range.getClientRects()[0];
+                const box = p.getBoundingClientRect();
+                out[t] = { text: text.left, box: box.left, top: box.top, textTop: text.top };
+            }
+            return out;
+        })()"#,
+    )
+    .await;
+    let f = |k: &str, side: &str| got[k][side].as_f64().unwrap_or_else(|| panic!("{got}"));
+    // The text lines up with the plain paragraph's.
+    assert!(
+        (f("Boxed", "text") - f("Plain", "text")).abs() < 0.6,
+        "{got}"
+    );
+    // The box starts 4 pt of space and 1 pt of line further left: 5 pt = 6.67 px.
+    let out = f("Boxed", "text") - f("Boxed", "box");
+    assert!(
+        (out - 6.67).abs() < 0.8,
+        "box {out} px left of the text: {got}"
+    );
+    // And 1 pt of space plus the 1 pt line above the text (the glyphs' box starts a
+    // little above the line's top, as it does in the plain paragraph).
+    let above =
+        (f("Boxed", "textTop") - f("Boxed", "top")) - (f("Plain", "textTop") - f("Plain", "top"));
+    assert!((above - 2.67).abs() < 0.6, "{above}: {got}");
 }

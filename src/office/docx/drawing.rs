@@ -225,6 +225,7 @@ impl Parser<'_, '_> {
                                 style: "none",
                                 width: 0.0,
                                 color: None,
+                                space: 0.0,
                             })),
                             rotation: inner.rotation,
                             geometry: inner.geometry,
@@ -346,12 +347,14 @@ impl Parser<'_, '_> {
                     style: "single",
                     width: line_width(ln),
                     color: Some(color),
+                    space: 0.0,
                 })
             }),
             None => style_color().map(|color| Border {
                 style: "single",
                 width: 0.75,
                 color: Some(color),
+                space: 0.0,
             }),
         }
     }
@@ -807,6 +810,7 @@ fn vml_plain_shape(el: Element<'_>, shape: &VmlShape) -> Option<Inline> {
                 .unwrap_or(0.75)
                 .min(72.0),
             color: Some(color),
+            space: 0.0,
         });
     if fill.is_none() && outline.is_none() {
         return None;
@@ -826,6 +830,7 @@ fn vml_plain_shape(el: Element<'_>, shape: &VmlShape) -> Option<Inline> {
             style: "none",
             width: 0.0,
             color: None,
+            space: 0.0,
         })),
         rotation: shape.rotation,
         geometry,
@@ -1115,6 +1120,7 @@ fn outline(ln: Element<'_>, color: impl Fn(Element<'_>) -> Option<Color>) -> Opt
             style: "none",
             width: 0.0,
             color: None,
+            space: 0.0,
         });
     }
     let color = ln.child(Ns::A, "solidFill").and_then(color)?;
@@ -1126,6 +1132,7 @@ fn outline(ln: Element<'_>, color: impl Fn(Element<'_>) -> Option<Color>) -> Opt
         },
         width: line_width(ln),
         color: Some(color),
+        space: 0.0,
     })
 }
 

@@ -1087,6 +1087,10 @@ pub struct Border {
     /// Colour; `None` for automatic (black).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub color: Option<Color>,
+    /// Room between a paragraph's text and this side of its border, in points
+    /// (`w:space`); the border lies outside the text, the text keeps its indents.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub space: f32,
 }
 
 /// An sRGB colour as CSS writes it, `#RRGGBB` with upper-case digits. A fixed-size

@@ -100,10 +100,16 @@ pub(crate) fn border(el: Element<'_>, theme: &ThemeColors) -> Border {
         .and_then(number)
         .map(|s| s / 8.0)
         .unwrap_or(0.5);
+    // Word caps the distance at 31 pt.
+    let space = el
+        .attr(Ns::W, "space")
+        .and_then(number)
+        .map_or(0.0, |v| v.clamp(0.0, 31.0));
     Border {
         style,
         width,
         color: theme.resolve(el, &LINE_COLOR),
+        space,
     }
 }
 

@@ -2020,12 +2020,20 @@ fn paragraph_style(
         Align::Justify => s.push_str("text-align:justify;"),
         Align::Distribute => s.push_str("text-align:justify;text-align-last:justify;"),
     }
-    if f.indent_left != 0.0 {
-        decl_pt(s, "margin-left", f.indent_left);
+    // A side border lies outside the text, `space` from it: the box grows into the
+    // indent (or the margin) by the space and the line, and the text keeps its place.
+    let outside = |b: &Option<Border>| b.as_ref().map_or(0.0, |b| b.space + border_width(b));
+    let (left, right) = (
+        f.indent_left - outside(&f.borders.left),
+        f.indent_right - outside(&f.borders.right),
+    );
+    if left != 0.0 {
+        decl_pt(s, "margin-left", left);
     }
-    if f.indent_right != 0.0 {
-        decl_pt(s, "margin-right", f.indent_right);
+    if right != 0.0 {
+        decl_pt(s, "margin-right", right);
     }
+
     if f.indent_first_line != 0.0 && first {
         decl_pt(s, "text-indent", f.indent_first_line);
     }
@@ -2058,6 +2066,11 @@ fn paragraph_style(
     ] {
         if let Some(b) = b {
             border_css(s, name, b);
+            // The room between the text and the line (the margins above keep the text
+            // at its indent).
+            if b.space > 0.0 && b.style != "none" {
+                decl_pt(s, &format!("padding-{name}"), b.space);
+            }
         }
     }
 }
@@ -2184,14 +2197,20 @@ fn border_css(s: &mut String, side: &str, b: &Border) {
         "outset" => "outset",
         _ => "solid",
     };
-    let width = if style == "double" {
-        (b.width * 3.0).max(2.25)
-    } else {
-        b.width.max(0.5)
-    };
+    let width = border_width(b);
     let color = b.color.as_deref().unwrap_or("#000000");
     for piece in [":", num(width).as_str(), "pt ", style, " ", color, ";"] {
         s.push_str(piece);
+    }
+}
+
+/// The width CSS draws a line with: a double line is its two strokes and the gap, three
+/// times its `w:sz`; none is nothing.
+fn border_width(b: &Border) -> f32 {
+    match b.style {
+        "none" => 0.0,
+        "double" => (b.width * 3.0).max(2.25),
+        _ => b.width.max(0.5),
     }
 }
 
