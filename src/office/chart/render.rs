@@ -567,21 +567,24 @@ fn legend_columns(widths: &[f64], room: f64) -> usize {
     if widths.iter().sum::<f64>() <= room {
         return n;
     }
-    let fits = |c: usize| {
-        (0..c)
-            .map(|k| {
-                widths
-                    .iter()
-                    .skip(k)
-                    .step_by(c)
-                    .fold(0.0, |a, b| f64::max(a, *b))
-            })
-            .sum::<f64>()
-            <= room
-    };
+    let fits = |c: usize| column_widths(widths, c).iter().sum::<f64>() <= room;
     let most = (1..n).rev().find(|c| fits(*c)).unwrap_or(1);
     let rows = n.div_ceil(most);
     n.div_ceil(rows)
+}
+
+/// The widths of `columns` legend columns filled row by row with entries `widths` wide:
+/// each its widest entry.
+fn column_widths(widths: &[f64], columns: usize) -> Vec<f64> {
+    (0..columns)
+        .map(|k| {
+            widths
+                .iter()
+                .skip(k)
+                .step_by(columns.max(1))
+                .fold(0.0, |a, b| f64::max(a, *b))
+        })
+        .collect()
 }
 
 /// A legend entry: its text, colour, whether its key is a line and the marker drawn on
@@ -707,15 +710,7 @@ fn legend(
             let widths: Vec<f64> = entries.iter().map(item_w).collect();
             let columns = legend_columns(&widths, area.w);
             let rows: Vec<&[Entry<'_>]> = entries.chunks(columns).collect();
-            let col_w: Vec<f64> = (0..columns)
-                .map(|c| {
-                    widths
-                        .iter()
-                        .skip(c)
-                        .step_by(columns)
-                        .fold(0.0, |a, b| f64::max(a, *b))
-                })
-                .collect();
+            let col_w = column_widths(&widths, columns);
             let rows = &rows[..rows
                 .len()
                 .min(((area.h * 0.4) / row_h).floor().max(1.0) as usize)];
