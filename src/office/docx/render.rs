@@ -2022,7 +2022,11 @@ fn paragraph_style(
     }
     // A side border lies outside the text, `space` from it: the box grows into the
     // indent (or the margin) by the space and the line, and the text keeps its place.
-    let outside = |b: &Option<Border>| b.as_ref().map_or(0.0, |b| b.space + border_width(b));
+    let outside = |b: &Option<Border>| {
+        b.as_ref()
+            .filter(|b| b.style != "none")
+            .map_or(0.0, |b| b.space + border_width(b))
+    };
     let (left, right) = (
         f.indent_left - outside(&f.borders.left),
         f.indent_right - outside(&f.borders.right),
@@ -2033,7 +2037,6 @@ fn paragraph_style(
     if right != 0.0 {
         decl_pt(s, "margin-right", right);
     }
-
     if f.indent_first_line != 0.0 && first {
         decl_pt(s, "text-indent", f.indent_first_line);
     }

@@ -588,3 +588,23 @@ fn tabs_choose_their_stop_by_the_texts_real_width() {
     let p = paragraph_with(&estimated, "MMMMMMMMMM");
     assert!(p.contains(r#"style="min-width:72pt""#), "{p}");
 }
+
+/// A side border lies its `w:space` outside the text: the paragraph's margin gives up
+/// the space and the line so the text keeps its indent; a `nil` side takes nothing.
+#[test]
+fn paragraph_borders_sit_their_space_outside_the_indent() {
+    let html = render(
+        &DocxFixture::new(concat!(
+            r#"<w:p><w:pPr><w:pBdr><w:left w:val="single" w:sz="8" w:space="4"/></w:pBdr><w:ind w:left="720"/></w:pPr><w:r><w:t>Boxed</w:t></w:r></w:p>"#,
+            r#"<w:p><w:pPr><w:pBdr><w:left w:val="nil" w:space="4"/></w:pBdr><w:ind w:left="720"/></w:pPr><w:r><w:t>Unboxed</w:t></w:r></w:p>"#,
+        ))
+        .build(),
+    );
+    // 36 pt of indent less 4 pt of space and 1 pt of line.
+    let boxed = paragraph_with(&html, "Boxed");
+    assert!(boxed.contains("margin-left:31pt;"), "{boxed}");
+    assert!(boxed.contains("padding-left:4pt;"), "{boxed}");
+    let unboxed = paragraph_with(&html, "Unboxed");
+    assert!(unboxed.contains("margin-left:36pt;"), "{unboxed}");
+    assert!(!unboxed.contains("padding-left"), "{unboxed}");
+}
