@@ -627,11 +627,9 @@ async fn text_box_columns_fill_one_after_the_other() {
     assert!((second[0].2 - first[0].2).abs() < 0.5, "{paras}");
 }
 
-/// A chart on a date axis with the year labels its author drew over it as text boxes
-/// (`c:userShapes`; ShapeCrawler's deck 021, slide 2): the served slide draws the chart
-/// and, over it, the four years.
-#[tokio::test(flavor = "multi_thread")]
-async fn shapes_drawn_over_a_chart_are_served_with_it() {
+/// The HTML of slide `n` of ShapeCrawler's chart deck 021 as the real router serves
+/// its page.
+async fn deck_021_slide(n: usize) -> String {
     let charts = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/charts");
     let s = start(|_| {}).await;
     let deck = std::fs::read(format!("{charts}/shapecrawler-021.pptx")).unwrap();
@@ -639,11 +637,22 @@ async fn shapes_drawn_over_a_chart_are_served_with_it() {
     let body = s.preview_ok("charts.pptx").await;
     let (id, token) = ids(&body);
     let page = s.get_text(&format!("/p/{id}/{token}/")).await;
-    let from = page.find("id=\"slide-2\"").expect("slide 2");
+    let from = page
+        .find(&format!("id=\"slide-{n}\""))
+        .unwrap_or_else(|| panic!("slide {n}"));
     let to = page[from..]
-        .find("id=\"slide-3\"")
+        .find(&format!("id=\"slide-{}\"", n + 1))
         .map_or(page.len(), |k| from + k);
-    let slide = &page[from..to];
+    page[from..to].to_owned()
+}
+
+/// A chart on a date axis with the year labels its author drew over it as text boxes
+/// (`c:userShapes`; ShapeCrawler's deck 021, slide 2): the served slide draws the chart
+/// and, over it, the four years.
+#[tokio::test(flavor = "multi_thread")]
+async fn shapes_drawn_over_a_chart_are_served_with_it() {
+    let slide = deck_021_slide(2).await;
+    let slide = slide.as_str();
     assert_eq!(
         slide.matches("<svg class=\"pptx-chart-svg\"").count(),
         2,
@@ -670,19 +679,8 @@ async fn shapes_drawn_over_a_chart_are_served_with_it() {
 /// router, the chart draws the four dots and their labels and the minor gridlines.
 #[tokio::test]
 async fn xy_dots_over_columns_are_served_with_the_chart() {
-    let charts = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/charts");
-    let s = start(|_| {}).await;
-    let deck = std::fs::read(format!("{charts}/shapecrawler-021.pptx")).unwrap();
-    s.write("charts.pptx", deck);
-    let body = s.preview_ok("charts.pptx").await;
-    let (id, token) = ids(&body);
-    let page = s.get_text(&format!("/p/{id}/{token}/")).await;
-    let from = page.find("id=\"slide-1\"").expect("slide 1");
-    let to = page[from..]
-        .find("id=\"slide-2\"")
-        .map_or(page.len(), |k| from + k);
-    let chart = &page[from..to];
-    let chart = &chart[chart.find("<svg class=\"pptx-chart-svg\"").expect("chart")..];
+    let slide = deck_021_slide(1).await;
+    let chart = &slide[slide.find("<svg class=\"pptx-chart-svg\"").expect("chart")..];
     let chart = &chart[..chart.find("</svg>").unwrap()];
     assert_eq!(
         chart.matches("<circle class=\"marker\"").count(),
