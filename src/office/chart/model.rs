@@ -337,6 +337,27 @@ pub struct DataLabels {
     /// bars.
     #[serde(skip_serializing_if = "LabelBox::is_empty")]
     pub frame: LabelBox,
+    /// The text the author wrote for one point's label (`c:dLbl/c:tx/c:rich`), shown
+    /// instead of the parts the flags above name; `None` for an automatic label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom: Option<Vec<LabelPart>>,
+}
+
+/// A piece of a data label's own text (`c:dLbl/c:tx/c:rich`): words as written, or a
+/// field (`a:fld`) that Office fills with the point's data when it draws the label.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LabelPart {
+    /// Written text; a new paragraph is a line break.
+    Text(String),
+    /// `VALUE` (and `YVALUE`): the value, in the label's number format.
+    Value,
+    /// `CATEGORYNAME` (and `XVALUE`): the point's category.
+    Category,
+    /// `SERIESNAME`: the series' name.
+    SeriesName,
+    /// `PERCENTAGE`: the point's share of its pie.
+    Percent,
 }
 
 /// The box around a data label (`c:dLbls/c:spPr`, `c:dLbl/c:spPr`).
@@ -364,7 +385,7 @@ impl LabelBox {
 impl DataLabels {
     /// Whether any label text is shown.
     pub fn any(&self) -> bool {
-        self.value || self.percent || self.category || self.series_name
+        self.value || self.percent || self.category || self.series_name || self.custom.is_some()
     }
 
     /// The separator in force: the part's own, else Office's default, a comma and a

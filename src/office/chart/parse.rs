@@ -12,7 +12,7 @@ use crate::office::xml::Element;
 use crate::office::Ns;
 
 use super::model::{
-    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, Legend,
+    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, LabelPart, Legend,
     ManualLayout, Plot, PlotKind, PointLabel, PointStyle, Series, TextStyle, TimeUnit,
 };
 use super::palette::{luminance, series_color};
@@ -110,7 +110,7 @@ pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
         .collect();
     out.title = title(chart, &out, colors);
     if let Some(t) = chart.child(Ns::C, "title") {
-        out.title_style = title_style(t, &out.title_style, colors);
+        out.title_style = rich_style(t, &out.title_style, colors);
     }
     out.legend = chart
         .child(Ns::C, "legend")
@@ -586,7 +586,7 @@ fn label_settings(
         series_name: flag("showSerName", base.map(|b| b.series_name)),
         position: position.or_else(|| base.and_then(|b| b.position.clone())),
         format_code: format_code(el).or_else(|| base.and_then(|b| b.format_code.clone())),
-        text: text_style(el, base.map_or(text, |b| &b.text), colors),
+        text: rich_style(el, base.map_or(text, |b| &b.text), colors),
         separator: separator.or_else(|| base.and_then(|b| b.separator.clone())),
         leader_lines: flag("showLeaderLines", base.map(|b| b.leader_lines)),
         leader_color: leader_color
@@ -595,7 +595,68 @@ fn label_settings(
         frame: label_box(el, colors)
             .or(base.map(|b| b.frame))
             .unwrap_or_default(),
+        // Never inherited: a series' `c:dLbls` has no text of its own.
+        custom: custom_label(el),
     }
+}
+
+/// Most characters of a label's own text kept.
+const MAX_LABEL_TEXT: usize = 255;
+
+/// A point label's own text (`c:tx/c:rich`): its runs, line breaks and fields, the
+/// paragraphs on lines of their own; `None` for an automatic label.
+fn custom_label(el: Element<'_>) -> Option<Vec<LabelPart>> {
+    let rich = el.child(Ns::C, "tx")?.child(Ns::C, "rich")?;
+    let mut parts = Vec::new();
+    let mut room = MAX_LABEL_TEXT;
+    let mut push_text = |parts: &mut Vec<LabelPart>, text: &str| {
+        let text: String = text.chars().take(room).collect();
+        room -= text.chars().count();
+        match parts.last_mut() {
+            Some(LabelPart::Text(t)) => t.push_str(&text),
+            _ if !text.is_empty() => parts.push(LabelPart::Text(text)),
+            _ => {}
+        }
+    };
+    for (n, p) in rich.children_named(Ns::A, "p").enumerate() {
+        if n > 0 {
+            push_text(&mut parts, "\n");
+        }
+        for item in p.elements().filter(|e| e.ns() == Ns::A) {
+            let cached = || {
+                item.child(Ns::A, "t")
+                    .map(|t| t.text().into_owned())
+                    .unwrap_or_default()
+            };
+            match item.name() {
+                "r" => push_text(&mut parts, &cached()),
+                "br" => push_text(&mut parts, "\n"),
+                "fld" => {
+                    let field = match item.attr(Ns::None, "type") {
+                        Some("VALUE" | "YVALUE") => LabelPart::Value,
+                        Some("CATEGORYNAME" | "XVALUE") => LabelPart::Category,
+                        Some("SERIESNAME") => LabelPart::SeriesName,
+                        Some("PERCENTAGE") => LabelPart::Percent,
+                        // Other fields (a cell range, a bubble size) show the text
+                        // Office cached for them, unless that is only its
+                        // "[CELLRANGE]"-style placeholder.
+                        _ => {
+                            let text = cached();
+                            if !(text.starts_with('[') && text.ends_with(']')) {
+                                push_text(&mut parts, &text);
+                            }
+                            continue;
+                        }
+                    };
+                    if parts.len() < MAX_LABEL_TEXT {
+                        parts.push(field);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Some(parts)
 }
 
 /// Office's data-label insets, in points: 3 across, 1.5 down (the `lIns`/`tIns` it
@@ -749,7 +810,7 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle, dark: bool) ->
             .map(title_text)
             .filter(|t| !t.is_empty())
             .map(|t| clip(&t)),
-        title_style: title_el.map_or(title_base, |t| title_style(t, &title_base, colors)),
+        title_style: title_el.map_or(title_base, |t| rich_style(t, &title_base, colors)),
         cross_axis: child_val(el, "crossAx")
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(0),
@@ -824,11 +885,11 @@ fn title(chart: Element<'_>, out: &Chart, _colors: &ColorCtx<'_>) -> Option<Stri
     }
 }
 
-/// The style of a `c:title`: its rich text's paragraph defaults or first run, else its
-/// `c:txPr`, else `base`.
-fn title_style(title: Element<'_>, base: &TextStyle, colors: &ColorCtx<'_>) -> TextStyle {
-    let from_txpr = text_style(title, base, colors);
-    let Some(p) = title
+/// The style of a title or a point's label: its rich text's (`c:tx/c:rich`) paragraph
+/// defaults or first run, else its `c:txPr`, else `base`.
+fn rich_style(el: Element<'_>, base: &TextStyle, colors: &ColorCtx<'_>) -> TextStyle {
+    let from_txpr = text_style(el, base, colors);
+    let Some(p) = el
         .child(Ns::C, "tx")
         .and_then(|tx| tx.child(Ns::C, "rich"))
         .and_then(|r| r.children_named(Ns::A, "p").next())

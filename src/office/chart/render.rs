@@ -17,8 +17,8 @@ use crate::markup::escape_into;
 
 use super::dates::DateGrid;
 use super::model::{
-    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, Plot, PlotKind,
-    Series, TextStyle,
+    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, LabelPart, Plot,
+    PlotKind, Series, TextStyle,
 };
 use super::parse::format_number;
 use super::scale::Scale;
@@ -812,22 +812,39 @@ pub(super) fn label_text(
     share: Option<f64>,
     category: Option<&str>,
 ) -> String {
+    let series_name = || s.name.clone().unwrap_or_default();
+    let category = || category.map_or_else(|| (i + 1).to_string(), str::to_owned);
+    let value = || format_number(v, l.format_code.as_deref().or(s.format_code.as_deref()));
+    let percent = || {
+        share.map(|p| {
+            let code = l.format_code.as_deref().filter(|c| c.contains('%'));
+            format_number(p, Some(code.unwrap_or("0%")))
+        })
+    };
+    if let Some(custom) = &l.custom {
+        return custom
+            .iter()
+            .map(|part| match part {
+                LabelPart::Text(t) => t.clone(),
+                LabelPart::Value => value(),
+                LabelPart::Category => category(),
+                LabelPart::SeriesName => series_name(),
+                LabelPart::Percent => percent().unwrap_or_default(),
+            })
+            .collect();
+    }
     let mut parts: Vec<String> = Vec::new();
     if l.series_name {
-        parts.push(s.name.clone().unwrap_or_default());
+        parts.push(series_name());
     }
     if l.category {
-        parts.push(category.map_or_else(|| (i + 1).to_string(), str::to_owned));
+        parts.push(category());
     }
     if l.value {
-        let code = l.format_code.as_deref().or(s.format_code.as_deref());
-        parts.push(format_number(v, code));
+        parts.push(value());
     }
     if l.percent {
-        if let Some(p) = share {
-            let code = l.format_code.as_deref().filter(|c| c.contains('%'));
-            parts.push(format_number(p, Some(code.unwrap_or("0%"))));
-        }
+        parts.extend(percent());
     }
     parts.join(l.separator_or_default(share.is_some()))
 }

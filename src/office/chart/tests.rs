@@ -6,7 +6,7 @@ use crate::office::pptx::model::Color;
 use crate::office::xml::{parse_xml, XmlOptions};
 use crate::office::Ns;
 
-use super::model::{Grouping, PlotKind};
+use super::model::{Grouping, LabelPart, PlotKind};
 use super::render::slice_sweeps;
 use super::{parse_chart, render_svg, Chart, SvgOptions};
 
@@ -1365,6 +1365,61 @@ fn column_point_labels_override_their_series() {
     );
     // No label for 4 (the axis runs 0 … 6 in ones and shows 4 once).
     assert_eq!(count(&out, ">4</text>"), count(&plot(""), ">4</text>"));
+}
+
+/// A point's label with its own text (`c:dLbl/c:tx/c:rich`) shows that text, its
+/// fields filled with the point's data (`shapecrawler-025_chart`'s "[VALUE] млн."), in
+/// the style of its runs (`shapecrawler-002_bar_chart`'s 8 pt "253,0" in place of the
+/// value 253); the other points keep their automatic labels.
+#[test]
+fn point_labels_with_their_own_text_show_it_with_fields_filled() {
+    let rich = |body: &str| {
+        format!(
+            r#"<c:tx><c:rich><a:bodyPr/><a:lstStyle/><a:p><a:pPr><a:defRPr sz="1200"/></a:pPr>{body}</a:p></c:rich></c:tx>"#
+        )
+    };
+    let value_field = rich(
+        r#"<a:fld id="{1}" type="VALUE"><a:rPr lang="en-US"/><a:t>[VALUE]</a:t></a:fld><a:r><a:rPr lang="ru-RU"/><a:t> млн.</a:t></a:r>"#,
+    );
+    let literal = rich(r#"<a:r><a:rPr lang="en-US" sz="800"/><a:t>253,0</a:t></a:r>"#);
+    let fields = format!(
+        "{}</a:p><a:p>{}",
+        r#"<a:fld id="{2}" type="CATEGORYNAME"><a:t>[CATEGORY NAME]</a:t></a:fld>"#,
+        r#"<a:fld id="{3}" type="SERIESNAME"><a:t>[SERIES NAME]</a:t></a:fld><a:fld id="{4}" type="CELLRANGE"><a:t>[CELLRANGE]</a:t></a:fld>"#
+    );
+    let dlbls = format!(
+        r##"<c:dLbls><c:dLbl><c:idx val="0"/>{value_field}<c:numFmt formatCode="#,##0" sourceLinked="0"/><c:showVal val="1"/></c:dLbl><c:dLbl><c:idx val="1"/>{literal}<c:showVal val="1"/></c:dLbl><c:dLbl><c:idx val="2"/>{}<c:showVal val="1"/></c:dLbl><c:showVal val="1"/></c:dLbls>"##,
+        rich(&fields)
+    );
+    let xml = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+        ser(
+            0,
+            "Revenue",
+            &CATS,
+            &[Some(4370.0), Some(253.0), Some(10.5)],
+            &dlbls
+        ),
+        cat_val_axes("")
+    );
+    let c = parse(&xml, "");
+    let labels = &c.plots[0].series[0].point_labels;
+    assert_eq!(
+        labels[0].labels.as_ref().unwrap().custom,
+        Some(vec![LabelPart::Value, LabelPart::Text(" млн.".into())])
+    );
+    let out = svg(&c, 400.0, 300.0);
+    assert!(out.contains(">4,370 млн.</text>"), "{out}");
+    // The literal text replaces the value, at its run's size.
+    assert_eq!(text_attrs(&out, "253,0", "font-size"), [8.0]);
+    assert!(!out.contains(">253</text>"));
+    // Two paragraphs are two lines (the category, then the series' name); an unfilled
+    // cell-range placeholder shows nothing.
+    let east = text_attrs(&out, "East", "y");
+    assert_eq!(east.len(), 2, "the axis label and the data label: {out}");
+    let below = text_attrs(&out, "Revenue", "y")[0] - east[1];
+    assert!((below - 14.4).abs() < 0.01, "{below}");
+    assert!(!out.contains("CELLRANGE") && !out.contains("[SERIES"));
 }
 
 /// A line series with markers is keyed in the legend by a short line with its marker on
