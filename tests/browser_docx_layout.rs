@@ -520,3 +520,79 @@ async fn a_paragraph_border_lies_its_space_outside_the_text() {
         (f("Boxed", "textTop") - f("Boxed", "top")) - (f("Plain", "textTop") - f("Plain", "top"));
     assert!((above - 2.67).abs() < 0.6, "{above}: {got}");
 }
+
+/// Word's page frame: the header starts its distance below the paper's edge and the
+/// body at the top margin (a short header does not pull it up), the footer ends its
+/// distance above the bottom edge however little the body holds; and neighbouring
+/// paragraphs with the same borders are one box whose sides run through the space
+/// between them.
+#[tokio::test(flavor = "multi_thread")]
+async fn header_body_and_footer_sit_where_the_section_says_and_borders_group() {
+    let bdr = r#"<w:pBdr><w:top w:val="single" w:sz="8" w:space="1"/><w:left w:val="single" w:sz="8" w:space="4"/><w:bottom w:val="single" w:sz="8" w:space="1"/><w:right w:val="single" w:sz="8" w:space="4"/></w:pBdr><w:spacing w:after="240"/>"#;
+    let boxed = |t: &str| format!(r#"<w:p><w:pPr>{bdr}</w:pPr><w:r><w:t>{t}</w:t></w:r></w:p>"#);
+    let body = format!(
+        r#"<w:p><w:r><w:t>Body</w:t></w:r></w:p>{}{}<w:sectPr><w:headerReference w:type="default" r:id="rH"/><w:footerReference w:type="default" r:id="rF"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="576" w:gutter="0"/></w:sectPr>"#,
+        boxed("Upper"),
+        boxed("Lower"),
+    );
+    let body = body.replace(
+        "<w:sectPr>",
+        r#"<w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">"#,
+    );
+    let part = |root: &str, text: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:{root} xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:{root}>"#
+        )
+    };
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rH" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/><Relationship Id="rF" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/></Relationships>"#;
+    let bytes = docx_with_parts(
+        &body,
+        &[
+            ("word/_rels/document.xml.rels", rels.to_string()),
+            ("word/header1.xml", part("hdr", "Head")),
+            ("word/footer1.xml", part("ftr", "Foot")),
+        ],
+    );
+    let (_s, url) = serve_bytes("frame.docx", bytes).await;
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            const pg = document.querySelector('#view-document .docx-page');
+            const top = pg.getBoundingClientRect().top;
+            const out = { page: pg.getBoundingClientRect().height };
+            for (const p of pg.querySelectorAll('.docx-p')) {
+                const r = p.getBoundingClientRect();
+                const cs = getComputedStyle(p);
+                out[p.textContent.trim()] = { top: r.top - top, bottom: r.bottom - top,
+                    borderTop: cs.borderTopStyle, borderBottom: cs.borderBottomStyle,
+                    borderLeft: cs.borderLeftStyle };
+            }
+            return out;
+        })()"#,
+    )
+    .await;
+    // CSS points: the page is not narrowed in the test window.
+    let pt = |k: &str, side: &str| {
+        got[k][side]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {k}.{side} in {got}"))
+            * 0.75
+    };
+    assert!(
+        (got["page"].as_f64().unwrap() * 0.75 - 792.0).abs() < 1.0,
+        "{got}"
+    );
+    assert!((pt("Head", "top") - 36.0).abs() < 0.5, "{got}");
+    assert!((pt("Body", "top") - 72.0).abs() < 0.5, "{got}");
+    assert!((pt("Foot", "bottom") - (792.0 - 28.8)).abs() < 0.5, "{got}");
+    // One box: no line and no gap between the two, the sides on both.
+    assert!(
+        (pt("Lower", "top") - pt("Upper", "bottom")).abs() < 0.2,
+        "{got}"
+    );
+    assert_eq!(got["Upper"]["borderBottom"], "none", "{got}");
+    assert_eq!(got["Lower"]["borderTop"], "none", "{got}");
+    assert_eq!(got["Upper"]["borderTop"], "solid", "{got}");
+    assert_eq!(got["Lower"]["borderBottom"], "solid", "{got}");
+    assert_eq!(got["Lower"]["borderLeft"], "solid", "{got}");
+}

@@ -342,6 +342,17 @@ pub struct ParagraphFormat {
     /// Paragraph borders.
     #[serde(skip_serializing_if = "Borders::is_empty")]
     pub borders: Borders,
+    /// The paragraph shares one bordered box with the paragraph above: Word groups
+    /// neighbours with the same borders and indents, drawing the top line above the
+    /// first, the bottom line below the last and `insideH` (`w:between`) between them,
+    /// and keeping the sides unbroken. The parser has moved the space between the two
+    /// into the upper one's `space_after` (drawn inside the box).
+    #[serde(skip_serializing_if = "is_false")]
+    pub border_joined_above: bool,
+    /// The paragraph shares one bordered box with the paragraph below (see
+    /// [`Self::border_joined_above`]).
+    #[serde(skip_serializing_if = "is_false")]
+    pub border_joined_below: bool,
     /// Custom tab stops, resolved (style chain, numbering level, then direct formatting,
     /// a `clear` removing an inherited stop) and sorted by position. Positions are in
     /// points from the leading edge of the text area (the page margin or the cell's

@@ -355,6 +355,7 @@ impl Parser<'_, '_> {
         self.blocks_into(parent, out, breaks);
         if let Some(new) = out.get_mut(start..) {
             contextual_spacing(new);
+            join_borders(new);
         }
     }
 
@@ -1223,6 +1224,47 @@ fn contextual_spacing(blocks: &mut [Block]) {
     }
 }
 
+/// Groups neighbouring paragraphs with the same borders into one box, as Word draws
+/// them (ECMA-376 §17.3.1.7 `w:between`: the between line separates "paragraphs with
+/// identical border settings"; the top line is drawn above the group and the bottom one
+/// below it). The same indents are needed too, or the sides would not line up. The
+/// space between two grouped paragraphs (the larger of the upper one's after and the
+/// lower one's before, as margins meet in the viewer) moves into the upper one, where
+/// the renderer draws it inside the box.
+fn join_borders(blocks: &mut [Block]) {
+    for i in 1..blocks.len() {
+        let (before, after) = blocks.split_at_mut(i);
+        let (Some(Block::Paragraph(prev)), Some(Block::Paragraph(next))) =
+            (before.last_mut(), after.first_mut())
+        else {
+            continue;
+        };
+        let (a, b) = (&mut prev.format, &mut next.format);
+        let drawn = |f: &ParagraphFormat| {
+            [
+                &f.borders.top,
+                &f.borders.bottom,
+                &f.borders.left,
+                &f.borders.right,
+            ]
+            .into_iter()
+            .flatten()
+            .any(|b| b.style != "none")
+        };
+        if !drawn(a)
+            || a.borders != b.borders
+            || a.indent_left != b.indent_left
+            || a.indent_right != b.indent_right
+        {
+            continue;
+        }
+        a.border_joined_below = true;
+        b.border_joined_above = true;
+        a.space_after = a.space_after.max(b.space_before);
+        b.space_before = 0.0;
+    }
+}
+
 /// Most columns a section keeps; more is a broken file (Word allows 45 on the widest
 /// paper, but its columns would be narrower than a letter).
 const MAX_COLUMNS: u16 = 16;
@@ -1305,6 +1347,9 @@ fn paragraph_format(p: &PPr) -> ParagraphFormat {
         no_grid_snap: p.snap_to_grid == Some(false),
         shading: p.shading.flatten(),
         borders: p.borders.clone(),
+        // Set by `join_borders` once the neighbours are known.
+        border_joined_above: false,
+        border_joined_below: false,
         tabs: {
             let mut tabs = p.tabs.clone();
             tabs.sort_by(|a, b| a.position.total_cmp(&b.position));

@@ -89,7 +89,51 @@ pub(crate) fn shading(el: Element<'_>, theme: &ThemeColors) -> Option<Option<Col
         }
     }
     let has_fill = el.attr(Ns::W, "fill").is_some() || el.attr(Ns::W, "themeFill").is_some();
+    // A pattern is dots or lines of the pattern colour over the fill, which Word shows
+    // on screen as their mix: `pct5` is 5 % of `w:color` (automatic: black) over
+    // `w:fill` (automatic: none, the white page), the light grey of many old forms.
+    if let Some(share) = pattern_share(pattern) {
+        let ink = theme
+            .resolve(el, &LINE_COLOR)
+            .unwrap_or(Color::rgb(0, 0, 0));
+        let paper = has_fill
+            .then(|| theme.resolve(el, &FILL_COLOR))
+            .flatten()
+            .unwrap_or(Color::rgb(0xFF, 0xFF, 0xFF));
+        return Some(Some(mix(ink, paper, share)));
+    }
     has_fill.then(|| theme.resolve(el, &FILL_COLOR))
+}
+
+/// How much of a shading pattern (`w:shd/@w:val`, ECMA-376 §17.18.78) is its pattern
+/// colour: `pctN` is N %; the heavy stripes and crosses cover half the area, the thin
+/// ones a quarter. `None` for `clear` and `solid` (handled above) and unknown values.
+fn pattern_share(pattern: &str) -> Option<f32> {
+    if let Some(n) = pattern.strip_prefix("pct") {
+        return n
+            .parse::<u8>()
+            .ok()
+            .filter(|n| (1..100).contains(n))
+            .map(|n| f32::from(n) / 100.0);
+    }
+    match pattern {
+        "horzStripe" | "vertStripe" | "reverseDiagStripe" | "diagStripe" | "horzCross"
+        | "diagCross" => Some(0.5),
+        "thinHorzStripe"
+        | "thinVertStripe"
+        | "thinReverseDiagStripe"
+        | "thinDiagStripe"
+        | "thinHorzCross"
+        | "thinDiagCross" => Some(0.25),
+        _ => None,
+    }
+}
+
+/// `share` of `ink` over `paper`, channel by channel.
+fn mix(ink: Color, paper: Color, share: f32) -> Color {
+    let [a, b] = [ink.channels(), paper.channels()];
+    let ch = |i: usize| (f32::from(a[i]) * share + f32::from(b[i]) * (1.0 - share)).round() as u8;
+    Color::rgb(ch(0), ch(1), ch(2))
 }
 
 /// A border line (`w:top`, `w:insideH` …); sizes are in eighths of a point.

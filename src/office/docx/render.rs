@@ -260,7 +260,7 @@ impl<'d> Renderer<'d, '_> {
             let p = &section.page;
             let _ = write!(
                 self.out,
-                "<section class=\"docx-page\" aria-label=\"Page {}\" style=\"--page-w:{}pt;--page-h:{}pt;--m-top:{}pt;--m-right:{}pt;--m-bottom:{}pt;--m-left:{}pt;--hdr:{}pt\"{}>",
+                "<section class=\"docx-page\" aria-label=\"Page {}\" style=\"--page-w:{}pt;--page-h:{}pt;--m-top:{}pt;--m-right:{}pt;--m-bottom:{}pt;--m-left:{}pt;--hdr:{}pt;--ftr:{}pt\"{}>",
                 n + 1,
                 num(p.width),
                 num(p.height),
@@ -269,6 +269,7 @@ impl<'d> Renderer<'d, '_> {
                 num(p.margin_bottom),
                 num(p.margin_left),
                 num(p.header_distance),
+                num(p.footer_distance),
                 if p.landscape { " data-landscape" } else { "" }
             );
             self.pitch = p.line_pitch;
@@ -2043,8 +2044,15 @@ fn paragraph_style(
     if f.space_before != 0.0 && first {
         decl_pt(s, "margin-top", f.space_before);
     }
+    // Inside a group of bordered paragraphs the space between them lies in the box (the
+    // sides run on through it): padding, not margin.
     if f.space_after != 0.0 {
-        decl_pt(s, "margin-bottom", f.space_after);
+        let inside = if f.border_joined_below {
+            "padding-bottom"
+        } else {
+            "margin-bottom"
+        };
+        decl_pt(s, inside, f.space_after);
     }
     let grid = pitch.filter(|_| !f.no_grid_snap).map(|pitch| {
         let natural = size.unwrap_or(11.0) * 1.15;
@@ -2061,10 +2069,22 @@ fn paragraph_style(
     if let Some(fill) = &f.shading {
         decl(s, "background-color", fill);
     }
+    // A group of bordered paragraphs has its top line above the first, its bottom line
+    // below the last and its between line (`insideH`) between them.
+    let top = if f.border_joined_above {
+        &f.borders.inside_h
+    } else {
+        &f.borders.top
+    };
+    let bottom = if f.border_joined_below {
+        &None
+    } else {
+        &f.borders.bottom
+    };
     for (name, b) in [
-        ("top", &f.borders.top),
+        ("top", top),
         ("right", &f.borders.right),
-        ("bottom", &f.borders.bottom),
+        ("bottom", bottom),
         ("left", &f.borders.left),
     ] {
         if let Some(b) = b {

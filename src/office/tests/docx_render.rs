@@ -608,3 +608,74 @@ fn paragraph_borders_sit_their_space_outside_the_indent() {
     assert!(unboxed.contains("margin-left:36pt;"), "{unboxed}");
     assert!(!unboxed.contains("padding-left"), "{unboxed}");
 }
+
+/// Neighbours with the same borders are one box (`powertools-RP052`'s three boxed
+/// title lines): the top line above the first, the bottom line (and its 30 pt of space)
+/// below the last, the between line between them, and the space between them inside
+/// the box. A paragraph with other borders starts a box of its own.
+#[test]
+fn paragraphs_with_the_same_borders_share_one_box() {
+    let borders = r#"<w:pBdr><w:top w:val="single" w:sz="6" w:space="1"/><w:left w:val="single" w:sz="6" w:space="1"/><w:bottom w:val="single" w:sz="6" w:space="30"/><w:right w:val="single" w:sz="6" w:space="1"/><w:between w:val="dotted" w:sz="4" w:space="2"/></w:pBdr>"#;
+    let para = |text: &str, bdr: &str| {
+        format!(
+            r#"<w:p><w:pPr>{bdr}<w:spacing w:before="60" w:after="200"/></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"#
+        )
+    };
+    let other = borders.replace(r#"w:sz="6""#, r#"w:sz="12""#);
+    let html = render(
+        &DocxFixture::new(&format!(
+            "{}{}{}{}",
+            para("One", borders),
+            para("Two", borders),
+            para("Three", borders),
+            para("Four", &other),
+        ))
+        .build(),
+    );
+    let one = paragraph_with(&html, "One");
+    assert!(one.contains("border-top:0.75pt solid"), "{one}");
+    assert!(!one.contains("border-bottom"), "{one}");
+    // The larger of 10 pt after and 3 pt before, inside the box.
+    assert!(one.contains("padding-bottom:10pt;"), "{one}");
+    assert!(!one.contains("margin-bottom"), "{one}");
+    let two = paragraph_with(&html, "Two");
+    assert!(
+        two.contains("border-top:0.5pt dotted"),
+        "the between line: {two}"
+    );
+    assert!(two.contains("padding-top:2pt;"), "{two}");
+    assert!(!two.contains("margin-top"), "{two}");
+    assert!(two.contains("border-left:0.75pt solid"), "{two}");
+    let three = paragraph_with(&html, "Three");
+    assert!(three.contains("border-bottom:0.75pt solid"), "{three}");
+    assert!(three.contains("padding-bottom:30pt;"), "{three}");
+    assert!(three.contains("margin-bottom:10pt;"), "{three}");
+    let four = paragraph_with(&html, "Four");
+    assert!(four.contains("border-top:1.5pt solid"), "{four}");
+    assert!(four.contains("margin-top:3pt;"), "{four}");
+}
+
+/// Pattern shading is the mix of its pattern colour over its fill, as Word shows it on
+/// screen: `pct5` of automatic black over no fill is the light grey F2F2F2; a thin
+/// stripe covers a quarter.
+#[test]
+fn pattern_shading_mixes_its_colour_into_the_fill() {
+    let html = render(
+        &DocxFixture::new(concat!(
+            r#"<w:p><w:pPr><w:shd w:val="pct5" w:color="auto" w:fill="auto"/></w:pPr><w:r><w:t>Grey</w:t></w:r></w:p>"#,
+            r#"<w:p><w:pPr><w:shd w:val="pct50" w:color="FF0000" w:fill="FFFFFF"/></w:pPr><w:r><w:t>Pink</w:t></w:r></w:p>"#,
+            r#"<w:p><w:pPr><w:shd w:val="thinHorzStripe" w:color="000000" w:fill="FFFF00"/></w:pPr><w:r><w:t>Olive</w:t></w:r></w:p>"#,
+            r#"<w:p><w:pPr><w:shd w:val="clear" w:color="000000" w:fill="00FF00"/></w:pPr><w:r><w:t>Green</w:t></w:r></w:p>"#,
+        ))
+        .build(),
+    );
+    let fill = |text: &str| {
+        let p = paragraph_with(&html, text);
+        let at = p.find("background-color:").map(|i| i + 17);
+        at.map(|i| p[i..i + 7].to_owned())
+    };
+    assert_eq!(fill("Grey").as_deref(), Some("#F2F2F2"));
+    assert_eq!(fill("Pink").as_deref(), Some("#FF8080"));
+    assert_eq!(fill("Olive").as_deref(), Some("#BFBF00"));
+    assert_eq!(fill("Green").as_deref(), Some("#00FF00"));
+}
