@@ -191,7 +191,7 @@ def report(args):
     w(f"  shown through its `#slide-N` deep link by the viewer script, chrome hidden by injected")
     w(f"  CSS, the stage captured {args.width} px wide (`shoot.js`).")
     w(f"- LibreOffice: `soffice --headless --convert-to pdf` (hidden slides exported), then")
-    w(f"  `pdftoppm -png -scale-to-x {args.width} -scale-to-y H` to the same pixel size.")
+    w(f"  rasterised (as named under Renderers) to the same pixel size, {args.width} px wide.")
     w("- Score: both flattened on white, greyscale, box-filtered to the comparison width,")
     w("  scikit-image SSIM (7×7 uniform window, data range 255). 1.0 = identical pixels.")
     w("- Fonts: Carlito (metric-compatible with Calibri) and Liberation Sans (with Arial) are")
@@ -367,11 +367,11 @@ def corpus_report(args):
     if args.kind == "pptx":
         w(f"- previewd: the slide viewer in headless Chromium, each slide through its `#slide-N` deep link,")
         w(f"  stage {args.width} px wide (`shoot.js`), at most {args.cap} slides per deck; LibreOffice:")
-        w(f"  PDF (hidden slides exported), `pdftoppm` to the same pixel size.")
+        w(f"  PDF (hidden slides exported), rasterised as named under Renderers to the same pixel size.")
     else:
         w("- previewd: the Document view in headless Chromium at the page's width, page 1 cropped")
         w("  to the page box (the first section's page height from its top, `shoot_docx.js`);")
-        w("  LibreOffice: PDF page 1, `pdftoppm` to the same pixel size.")
+        w("  LibreOffice: PDF page 1, rasterised as named under Renderers to the same pixel size.")
     w("- Score: greyscale SSIM (scikit-image, 7×7 window) as in `results.md`; a unit present on one")
     w("  side only scores 0.")
     w("")

@@ -6,6 +6,39 @@ PYTHON=${PYTHON:-python3}
 
 say() { echo "fidelity: $*" >&2; }
 
+# How LibreOffice's PDF pages become pixels (see README.md, "The rasteriser"):
+#   RASTER     pdftoppm (poppler's Splash, the default) or pdftocairo (its Cairo back end)
+#   SUPERSAMPLE  N > 1 renders at N times the size and averages each N×N block down
+#              (a box filter), the page's area coverage without one rasteriser's
+#              sampling artefacts; 1 (the default) renders at the size itself
+RASTER=${RASTER:-pdftoppm}
+SUPERSAMPLE=${SUPERSAMPLE:-1}
+case "$RASTER" in pdftoppm | pdftocairo) ;; *)
+    echo "fidelity: RASTER must be pdftoppm or pdftocairo, not $RASTER" >&2
+    exit 2
+    ;;
+esac
+case "$SUPERSAMPLE" in [1-4]) ;; *)
+    echo "fidelity: SUPERSAMPLE must be 1 to 4, not $SUPERSAMPLE" >&2
+    exit 2
+    ;;
+esac
+
+# Rasterises pages FIRST..LAST of PDF at W×H pixels into PREFIX-N.png.
+fidelity_raster() {
+    local pdf=$1 prefix=$2 w=$3 h=$4 first=$5 last=$6 k=$SUPERSAMPLE
+    "$RASTER" -png -f "$first" -l "$last" -scale-to-x $((w * k)) -scale-to-y $((h * k)) "$pdf" "$prefix"
+    if [ "$k" -gt 1 ]; then
+        "$PYTHON" - "$w" "$h" "$prefix"-*.png <<'PY'
+import sys
+from PIL import Image
+w, h = int(sys.argv[1]), int(sys.argv[2])
+for f in sys.argv[3:]:
+    Image.open(f).convert("RGB").resize((w, h), Image.BOX).save(f)
+PY
+    fi
+}
+
 # Installs what is missing (idempotent); NO_SETUP=1 skips it. Needs root for apt.
 fidelity_setup() {
     if [ "${NO_SETUP:-}" != 1 ]; then
@@ -63,7 +96,7 @@ fidelity_versions() {
         "${FIDELITY_LABEL:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')}" \
         "$(/usr/bin/chromium --version 2>/dev/null | head -n 1 | sed 's/ built on.*//')" \
         "$(soffice --version | head -n 1 | cut -d' ' -f1-2)" \
-        "$(pdftoppm -v 2>&1 | head -n 1)"
+        "$("$RASTER" -v 2>&1 | head -n 1)$([ "$SUPERSAMPLE" = 1 ] || echo " at ${SUPERSAMPLE}× size, box-filtered down")"
 }
 
 # Converts the given files to PDF in one LibreOffice process, into OUTDIR, with FILTER.

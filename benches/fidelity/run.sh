@@ -6,7 +6,7 @@
 #      link, the chrome hidden with injected CSS, the stage captured WIDTH px wide
 #      (shoot.js, playwright-core driving /usr/bin/chromium);
 #   2. LibreOffice: `soffice --headless --convert-to pdf` (hidden slides exported too),
-#      then `pdftoppm -png` scaled to the very same pixel size.
+#      then rasterised (`fidelity_raster` in lib.sh: pdftoppm by default) to the very same pixel size.
 # Both are flattened on white, greyscaled and scored with SSIM (compare.py), at the
 # rendered size (CMP_WIDTH, default = WIDTH) and at 480 px for reference. Writes
 # benches/fidelity/results.md and the side-by-side pictures of the bench deck's worst five
@@ -76,7 +76,7 @@ for deck in "${DECKS[@]}"; do
     read -r w h < <("$PYTHON" -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$first")
     rm -rf "$WORK/lo/$name"
     mkdir -p "$WORK/lo/$name"
-    pdftoppm -png -scale-to-x "$w" -scale-to-y "$h" "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p"
+    fidelity_raster "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p" "$w" "$h" 1 9999
     "$PYTHON" "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
         "$WORK/scores/$name.json" --width "$CMP_WIDTH" --also 480
 done

@@ -84,7 +84,7 @@ for deck in "${DECKS[@]}"; do
     read -r w h < <("$PYTHON" -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$first")
     rm -rf "$WORK/lo/$name"
     mkdir -p "$WORK/lo/$name"
-    pdftoppm -png -l "$MAX_SLIDES" -scale-to-x "$w" -scale-to-y "$h" "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p"
+    fidelity_raster "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p" "$w" "$h" 1 "$MAX_SLIDES"
     "$PYTHON" "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
         "$WORK/scores/$name.json" --width "$WIDTH"
 done

@@ -70,7 +70,7 @@ for doc in "${DOCS[@]}"; do
     read -r w h < <("$PYTHON" -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$shot")
     rm -rf "$WORK/lo/$name"
     mkdir -p "$WORK/lo/$name"
-    pdftoppm -png -f 1 -l 1 -scale-to-x "$w" -scale-to-y "$h" "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p"
+    fidelity_raster "$WORK/lo/pdf/$name.pdf" "$WORK/lo/$name/p" "$w" "$h" 1 1
     "$PYTHON" "$HERE/compare.py" score "$name" "$WORK/viewer/$name" "$WORK/lo/$name" \
         "$WORK/scores/$name.json" --width "$w"
 done
