@@ -1205,21 +1205,31 @@ fn comment_range_mark(el: Element<'_>) -> Option<Inline> {
 /// has `w:contextualSpacing` (ECMA-376 §17.3.1.9: a paragraph's own space before and
 /// after is ignored next to a paragraph of its style; a table in between separates).
 fn contextual_spacing(blocks: &mut [Block]) {
-    for i in 1..blocks.len() {
-        let (before, after) = blocks.split_at_mut(i);
-        let (Some(Block::Paragraph(prev)), Some(Block::Paragraph(next))) =
-            (before.last_mut(), after.first_mut())
-        else {
-            continue;
-        };
+    for_each_paragraph_pair(blocks, |prev, next| {
         if prev.style_id != next.style_id {
-            continue;
+            return;
         }
         if prev.format.contextual_spacing {
             prev.format.space_after = 0.0;
         }
         if next.format.contextual_spacing {
             next.format.space_before = 0.0;
+        }
+    });
+}
+
+/// Calls `f` on each two paragraphs that follow each other directly in `blocks` (a
+/// table or a placeholder between them separates them).
+fn for_each_paragraph_pair(
+    blocks: &mut [Block],
+    mut f: impl FnMut(&mut Paragraph, &mut Paragraph),
+) {
+    for i in 1..blocks.len() {
+        let (before, after) = blocks.split_at_mut(i);
+        if let (Some(Block::Paragraph(prev)), Some(Block::Paragraph(next))) =
+            (before.last_mut(), after.first_mut())
+        {
+            f(prev, next);
         }
     }
 }
@@ -1232,13 +1242,7 @@ fn contextual_spacing(blocks: &mut [Block]) {
 /// lower one's before, as margins meet in the viewer) moves into the upper one, where
 /// the renderer draws it inside the box.
 fn join_borders(blocks: &mut [Block]) {
-    for i in 1..blocks.len() {
-        let (before, after) = blocks.split_at_mut(i);
-        let (Some(Block::Paragraph(prev)), Some(Block::Paragraph(next))) =
-            (before.last_mut(), after.first_mut())
-        else {
-            continue;
-        };
+    for_each_paragraph_pair(blocks, |prev, next| {
         let (a, b) = (&mut prev.format, &mut next.format);
         let drawn = |f: &ParagraphFormat| {
             [
@@ -1256,13 +1260,13 @@ fn join_borders(blocks: &mut [Block]) {
             || a.indent_left != b.indent_left
             || a.indent_right != b.indent_right
         {
-            continue;
+            return;
         }
         a.border_joined_below = true;
         b.border_joined_above = true;
         a.space_after = a.space_after.max(b.space_before);
         b.space_before = 0.0;
-    }
+    });
 }
 
 /// Most columns a section keeps; more is a broken file (Word allows 45 on the widest
