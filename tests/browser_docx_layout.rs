@@ -596,3 +596,88 @@ async fn header_body_and_footer_sit_where_the_section_says_and_borders_group() {
     assert_eq!(got["Lower"]["borderBottom"], "solid", "{got}");
     assert_eq!(got["Lower"]["borderLeft"], "solid", "{got}");
 }
+
+/// A right-to-left paragraph (`w:bidi`) reads `w:jc` and `w:ind` by its own direction, as
+/// Word and LibreOffice do: `left` is its leading edge, the right. No alignment and `left`
+/// put the text at the right margin, `right` at the left one; a left indent narrows the
+/// right side, a hanging indent pulls the first line out to the right margin. A
+/// `w:bidiVisual` table puts its first column on the right, its indent in from the right
+/// margin (even when that takes it past the left one), and keeps left-to-right cells.
+#[tokio::test(flavor = "multi_thread")]
+async fn right_to_left_paragraphs_and_tables_take_their_sides_from_their_direction() {
+    let arabic = "مرحبا بالعالم هذا نص عربي ";
+    let para = |label: &str, ppr: &str, text: &str| {
+        format!(
+            r#"<w:p><w:pPr><w:bidi/>{ppr}</w:pPr><w:r><w:rPr><w:rtl/></w:rPr><w:t xml:space="preserve">{label} {text}</w:t></w:r></w:p>"#
+        )
+    };
+    let long = arabic.repeat(12);
+    let body = format!(
+        r#"{}{}{}{}{}<w:tbl><w:tblPr><w:bidiVisual/><w:tblW w:w="9360" w:type="dxa"/><w:tblInd w:w="720" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="6000"/><w:gridCol w:w="3360"/></w:tblGrid><w:tr><w:tc><w:tcPr><w:tcW w:w="6000" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>FIRST</w:t></w:r></w:p></w:tc><w:tc><w:tcPr><w:tcW w:w="3360" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>SECOND</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p/><w:tbl><w:tblPr><w:bidiVisual/><w:tblW w:w="2880" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="2880"/></w:tblGrid><w:tr><w:tc><w:tcPr><w:tcW w:w="2880" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>THIRD</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#,
+        para("P0", "", "قصير"),
+        para("P1", r#"<w:jc w:val="left"/>"#, "قصير"),
+        para("P2", r#"<w:jc w:val="right"/>"#, "قصير"),
+        para("P3", r#"<w:ind w:left="1440"/>"#, "قصير"),
+        para("P4", r#"<w:ind w:left="1440" w:hanging="1440"/>"#, &long),
+    );
+    let (_s, url) = serve_bytes("rtl.docx", docx_with_body(&body)).await;
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            // Distances from the page's text margins (the test window may narrow the page).
+            const page = document.querySelector('#view-document .docx-page');
+            const pr = page.getBoundingClientRect();
+            const cs = getComputedStyle(page);
+            const cl = pr.left + parseFloat(cs.paddingLeft), cr = pr.right - parseFloat(cs.paddingRight);
+            const out = { width: cr - cl };
+            for (const p of document.querySelectorAll('#view-document .docx-p')) {
+                const label = p.textContent.trim().split(' ')[0];
+                const range = document.createRange();
+                range.selectNodeContents(p);
+                const lines = new Map();
+                for (const r of range.getClientRects()) {
+                    if (r.width === 0) continue;
+                    const key = Math.round(r.top);
+                    const l = lines.get(key) || { left: Infinity, right: Infinity };
+                    lines.set(key, { left: Math.min(l.left, r.left - cl), right: Math.min(l.right, cr - r.right) });
+                }
+                out[label] = [...lines.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+            }
+            for (const td of document.querySelectorAll('#view-document td')) {
+                const r = td.getBoundingClientRect();
+                out['cell-' + td.textContent.trim()] = { left: r.left - cl, right: cr - r.right, width: r.width };
+            }
+            return out;
+        })()"#,
+    )
+    .await;
+    // CSS points: how far a line's ink (or a cell) stays from the left and right margins.
+    let x = |label: &str, line: usize, side: &str| {
+        got[label][line][side]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {label}[{line}].{side} in {got}"))
+            * 0.75
+    };
+    let near = |a: f64, b: f64| (a - b).abs() < 1.5;
+    assert!(near(x("P0", 0, "right"), 0.0), "{got}");
+    assert!(near(x("P1", 0, "right"), 0.0), "{got}");
+    assert!(near(x("P2", 0, "left"), 0.0), "{got}");
+    assert!(x("P2", 0, "right") > 100.0, "{got}");
+    assert!(near(x("P3", 0, "right"), 72.0), "{got}");
+    let lines = got["P4"].as_array().map_or(0, Vec::len);
+    assert!(lines >= 2, "the long paragraph wraps: {got}");
+    assert!(
+        near(x("P4", 0, "right"), 0.0),
+        "first line at the margin: {got}"
+    );
+    assert!(near(x("P4", 1, "right"), 72.0), "the rest indented: {got}");
+    let cell = |name: &str, side: &str| got[format!("cell-{name}")][side].as_f64().unwrap() * 0.75;
+    // The first column on the right, 36 pt in from the right margin, 300 pt wide.
+    assert!(cell("FIRST", "left") > cell("SECOND", "left"), "{got}");
+    assert!(near(cell("FIRST", "right"), 36.0), "{got}");
+    assert!(near(cell("FIRST", "width"), 300.0), "{got}");
+    assert!(near(cell("SECOND", "width"), 168.0), "{got}");
+    // A narrow one without an indent sits at the right margin.
+    assert!(near(cell("THIRD", "right"), 0.0), "{got}");
+    assert!(near(cell("THIRD", "width"), 144.0), "{got}");
+}

@@ -950,6 +950,10 @@ pub struct Table {
     /// Fixed layout (`w:tblLayout type="fixed"`).
     #[serde(skip_serializing_if = "is_false")]
     pub fixed_layout: bool,
+    /// Columns run from right to left (`w:bidiVisual`): the first cell of a row is the
+    /// rightmost, and the table's leading edge (its indent, its start borders) is the right.
+    #[serde(skip_serializing_if = "is_false")]
+    pub right_to_left: bool,
     /// Table borders (outer and inside lines).
     pub borders: Borders,
     /// Default cell padding.

@@ -677,6 +677,16 @@ impl<'d> Renderer<'d, '_> {
             self.out.push_str(" docx-fixed");
         }
         self.out.push('"');
+        // A right-to-left table mirrors its columns; the cells go back to left-to-right
+        // so that only paragraphs marked `w:bidi` run the other way.
+        if t.right_to_left {
+            self.out.push_str(" dir=\"rtl\"");
+        }
+        let (lead, trail) = if t.right_to_left {
+            ("right", "left")
+        } else {
+            ("left", "right")
+        };
         let mut style = self.take_buf();
         match t.width {
             Some(Width::Points(w)) if w > 0.0 => {
@@ -687,9 +697,36 @@ impl<'d> Renderer<'d, '_> {
             }
             _ => {}
         }
-        match t.align {
-            Align::Center => style.push_str("margin-left:auto;margin-right:auto;"),
-            Align::Right => style.push_str("margin-left:auto;"),
+        // `jc` and `tblInd` are read from the table's leading edge, the right one in a
+        // right-to-left table (whose page still runs left to right).
+        match (t.align, t.right_to_left) {
+            (Align::Center, _) => style.push_str("margin-left:auto;margin-right:auto;"),
+            (Align::Right, false) => style.push_str("margin-left:auto;"),
+            (Align::Right, true) => {}
+            // The left margin is what remains (negative when the table is wider than
+            // the text, as it then reaches past the left margin): a right margin would
+            // be the one CSS drops, the page running left to right.
+            (_, true) => match t.width {
+                Some(Width::Points(w)) if w > 0.0 => {
+                    let _ = write!(style, "margin-left:calc(100% - {}pt);", num(w + t.indent));
+                }
+                Some(Width::Percent(p)) if p > 0.0 => {
+                    let _ = write!(
+                        style,
+                        "margin-left:calc({}% - {}pt);",
+                        num(100.0 - p.min(100.0)),
+                        num(t.indent)
+                    );
+                }
+                _ if t.indent != 0.0 => {
+                    let _ = write!(
+                        style,
+                        "margin-left:auto;position:relative;right:{}pt;",
+                        num(t.indent)
+                    );
+                }
+                _ => style.push_str("margin-left:auto;"),
+            },
             _ if t.indent != 0.0 => {
                 let _ = write!(style, "margin-left:{}pt;", num(t.indent));
             }
@@ -742,6 +779,9 @@ impl<'d> Renderer<'d, '_> {
                 }
                 let tag = if row.header { "th" } else { "td" };
                 let _ = write!(self.out, "<{tag}");
+                if t.right_to_left {
+                    self.out.push_str(" dir=\"ltr\"");
+                }
                 if cell.col_span > 1 {
                     let _ = write!(self.out, " colspan=\"{}\"", cell.col_span);
                 }
@@ -771,7 +811,7 @@ impl<'d> Renderer<'d, '_> {
                         ),
                     ),
                     (
-                        "left",
+                        lead,
                         cell_side(
                             &cell.borders.left,
                             &t.borders.left,
@@ -780,7 +820,7 @@ impl<'d> Renderer<'d, '_> {
                         ),
                     ),
                     (
-                        "right",
+                        trail,
                         cell_side(
                             &cell.borders.right,
                             &t.borders.right,
@@ -794,13 +834,18 @@ impl<'d> Renderer<'d, '_> {
                     }
                 }
                 let m = cell.margins.unwrap_or(t.cell_margins);
+                let (pad_right, pad_left) = if t.right_to_left {
+                    (m.left, m.right)
+                } else {
+                    (m.right, m.left)
+                };
                 let _ = write!(
                     style,
                     "padding:{}pt {}pt {}pt {}pt;",
                     num(m.top),
-                    num(m.right),
+                    num(pad_right),
                     num(m.bottom),
-                    num(m.left)
+                    num(pad_left)
                 );
                 if let Some(fill) = &cell.shading {
                     let _ = write!(style, "background-color:{fill};");
@@ -2014,9 +2059,18 @@ fn paragraph_style(
     size: Option<f32>,
 ) {
     let f = &p.format;
+    // In a right-to-left paragraph Word reads `left` and `right` (of `w:jc`, `w:ind` and
+    // the side borders) as its leading and trailing edges: the right and the left. The
+    // first-line indent needs no swap (`text-indent` already follows the direction).
+    let (lead, trail) = if f.bidi {
+        ("right", "left")
+    } else {
+        ("left", "right")
+    };
     match f.align {
         Align::Left => {}
         Align::Center => s.push_str("text-align:center;"),
+        Align::Right if f.bidi => s.push_str("text-align:left;"),
         Align::Right => s.push_str("text-align:right;"),
         Align::Justify => s.push_str("text-align:justify;"),
         Align::Distribute => s.push_str("text-align:justify;text-align-last:justify;"),
@@ -2033,10 +2087,26 @@ fn paragraph_style(
         f.indent_right - outside(&f.borders.right),
     );
     if left != 0.0 {
-        decl_pt(s, "margin-left", left);
+        decl_pt(
+            s,
+            if f.bidi {
+                "margin-right"
+            } else {
+                "margin-left"
+            },
+            left,
+        );
     }
     if right != 0.0 {
-        decl_pt(s, "margin-right", right);
+        decl_pt(
+            s,
+            if f.bidi {
+                "margin-left"
+            } else {
+                "margin-right"
+            },
+            right,
+        );
     }
     if f.indent_first_line != 0.0 && first {
         decl_pt(s, "text-indent", f.indent_first_line);
@@ -2083,9 +2153,9 @@ fn paragraph_style(
     };
     for (name, b) in [
         ("top", top),
-        ("right", &f.borders.right),
+        (trail, &f.borders.right),
         ("bottom", bottom),
-        ("left", &f.borders.left),
+        (lead, &f.borders.left),
     ] {
         if let Some(b) = b {
             border_css(s, name, b);

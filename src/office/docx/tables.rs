@@ -72,6 +72,9 @@ impl Parser<'_, '_> {
                 .child(Ns::W, "tblLayout")
                 .and_then(|l| l.attr(Ns::W, "type"))
                 == Some("fixed");
+            table.right_to_left = p
+                .child(Ns::W, "bidiVisual")
+                .is_some_and(super::props::on_off);
         }
         if let Some(grid) = el.child(Ns::W, "tblGrid") {
             table.columns = grid
