@@ -315,6 +315,15 @@ pub struct ParagraphFormat {
     /// Space after.
     #[serde(skip_serializing_if = "is_zero")]
     pub space_after: f32,
+    /// The space before is Word's automatic spacing (`w:beforeAutospacing`, 14 pt, as
+    /// between HTML paragraphs); the parser has already dropped it between items of one
+    /// list and above the first paragraph of a table cell.
+    #[serde(skip_serializing_if = "is_false")]
+    pub auto_space_before: bool,
+    /// The space after is Word's automatic spacing (`w:afterAutospacing`), dropped between
+    /// items of one list.
+    #[serde(skip_serializing_if = "is_false")]
+    pub auto_space_after: bool,
     /// Line spacing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_spacing: Option<LineSpacing>,

@@ -232,6 +232,10 @@ pub(crate) struct PPr {
     pub indent_first_line: Option<f32>,
     pub space_before: Option<f32>,
     pub space_after: Option<f32>,
+    /// `w:beforeAutospacing` / `w:afterAutospacing`: the application's own spacing
+    /// instead of the value beside it.
+    pub auto_before: Option<bool>,
+    pub auto_after: Option<bool>,
     pub line_spacing: Option<LineSpacing>,
     pub page_break_before: Option<bool>,
     pub keep_next: Option<bool>,
@@ -293,6 +297,12 @@ impl PPr {
                     if let Some(v) = c.attr(Ns::W, "after").and_then(twips) {
                         p.space_after = Some(v);
                     }
+                    let flag = |name| {
+                        c.attr(Ns::W, name)
+                            .map(|v| matches!(v, "1" | "true" | "on"))
+                    };
+                    p.auto_before = flag("beforeAutospacing").or(p.auto_before);
+                    p.auto_after = flag("afterAutospacing").or(p.auto_after);
                     if let Some(line) = c.attr(Ns::W, "line").and_then(number) {
                         p.line_spacing = Some(match c.attr(Ns::W, "lineRule") {
                             Some("exact") => LineSpacing::Exact(line / 20.0),
@@ -373,6 +383,8 @@ impl PPr {
             indent_first_line,
             space_before,
             space_after,
+            auto_before,
+            auto_after,
             line_spacing,
             page_break_before,
             keep_next,

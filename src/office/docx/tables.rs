@@ -10,7 +10,9 @@ use std::rc::Rc;
 use crate::office::xml::Element;
 use crate::office::Ns;
 
-use super::model::{Align, Margins, Revision, RowRevision, Table, TableCell, TableRow, Width};
+use super::model::{
+    Align, Block, Margins, Revision, RowRevision, Table, TableCell, TableRow, Width,
+};
 use super::parse::{number_attr, twips_attr, Parser};
 use super::props::{borders, overlay_borders, shading, val};
 use super::styles::{margins, table_pr, CondFormat, Style};
@@ -229,6 +231,12 @@ impl Parser<'_, '_> {
         // Paragraphs inside take the table style's paragraph and run properties.
         self.table_styles.push(cond);
         self.blocks(tc, &mut cell.blocks, None);
+        // Word's automatic space before is not kept at the top of a cell.
+        if let Some(Block::Paragraph(first)) = cell.blocks.first_mut() {
+            if first.format.auto_space_before {
+                first.format.space_before = 0.0;
+            }
+        }
         // Most cells hold one paragraph; growth slack here was a third of a large
         // report's model.
         cell.blocks.shrink_to_fit();

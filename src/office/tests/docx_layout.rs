@@ -134,6 +134,72 @@ fn paragraph_mark_formatting_never_reaches_the_text() {
     assert!(empty_tag.contains("font-size:20pt"), "{empty_tag}");
 }
 
+/// Word's automatic spacing (`w:beforeAutospacing`, `w:afterAutospacing`, as Word
+/// gives pasted web pages) is 14 pt whatever the `w:before`/`w:after` beside it says,
+/// none between two items of one list (nor above the first paragraph of a cell), and an
+/// explicit `0` turns it off again.
+#[test]
+fn automatic_spacing_is_fourteen_points_and_none_inside_a_list() {
+    let styles = w_part(
+        "styles",
+        r#"<w:style w:type="paragraph" w:default="1" w:styleId="Normal"/>
+           <w:style w:type="paragraph" w:styleId="NormalWeb"><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:before="100" w:beforeAutospacing="1" w:after="100" w:afterAutospacing="1"/></w:pPr></w:style>"#,
+    );
+    let numbering = w_part(
+        "numbering",
+        r#"<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>"#,
+    );
+    let web = |t: &str, extra: &str| {
+        format!(
+            r#"<w:p><w:pPr><w:pStyle w:val="NormalWeb"/>{extra}</w:pPr><w:r><w:t>{t}</w:t></w:r></w:p>"#
+        )
+    };
+    let item = r#"<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>"#;
+    let body = format!(
+        "{}{}{}{}{}<w:tbl><w:tblGrid><w:gridCol w:w=\"2000\"/></w:tblGrid><w:tr><w:tc>{}</w:tc></w:tr></w:tbl>",
+        web("Lone", ""),
+        web("First", item),
+        web("Second", item),
+        web("Third", item),
+        web("Off", r#"<w:spacing w:beforeAutospacing="0" w:before="40"/>"#),
+        web("Cell", ""),
+    );
+    let mut f = DocxFixture::new(&body);
+    f.styles = Some(styles);
+    f.numbering = Some(numbering);
+    let html = render(&f);
+    let web_p = tag_before(&html, "Lone");
+    assert!(
+        web_p.contains("margin-top:14pt") && web_p.contains("margin-bottom:14pt"),
+        "{web_p}"
+    );
+    let first = tag_before(&html, "First");
+    assert!(
+        first.contains("margin-top:14pt") && !first.contains("margin-bottom"),
+        "{first}"
+    );
+    let second = tag_before(&html, "Second");
+    assert!(
+        !second.contains("margin-top") && !second.contains("margin-bottom"),
+        "{second}"
+    );
+    let third = tag_before(&html, "Third");
+    assert!(
+        !third.contains("margin-top") && third.contains("margin-bottom:14pt"),
+        "{third}"
+    );
+    let off = tag_before(&html, "Off");
+    assert!(
+        off.contains("margin-top:2pt") && off.contains("margin-bottom:14pt"),
+        "{off}"
+    );
+    let cell = tag_before(&html, "Cell");
+    assert!(
+        !cell.contains("margin-top") && cell.contains("margin-bottom:14pt"),
+        "{cell}"
+    );
+}
+
 #[test]
 fn contextual_spacing_drops_the_space_between_paragraphs_of_one_style() {
     let styles = w_part(
