@@ -226,6 +226,7 @@ impl Parser<'_, '_> {
                                 width: 0.0,
                                 color: None,
                                 space: 0.0,
+                                shadow: false,
                             })),
                             rotation: inner.rotation,
                             geometry: inner.geometry,
@@ -348,6 +349,7 @@ impl Parser<'_, '_> {
                     width: line_width(ln),
                     color: Some(color),
                     space: 0.0,
+                    shadow: false,
                 })
             }),
             None => style_color().map(|color| Border {
@@ -355,6 +357,7 @@ impl Parser<'_, '_> {
                 width: 0.75,
                 color: Some(color),
                 space: 0.0,
+                shadow: false,
             }),
         }
     }
@@ -811,6 +814,7 @@ fn vml_plain_shape(el: Element<'_>, shape: &VmlShape) -> Option<Inline> {
                 .min(72.0),
             color: Some(color),
             space: 0.0,
+            shadow: false,
         });
     if fill.is_none() && outline.is_none() {
         return None;
@@ -831,6 +835,7 @@ fn vml_plain_shape(el: Element<'_>, shape: &VmlShape) -> Option<Inline> {
             width: 0.0,
             color: None,
             space: 0.0,
+            shadow: false,
         })),
         rotation: shape.rotation,
         geometry,
@@ -1121,6 +1126,7 @@ fn outline(ln: Element<'_>, color: impl Fn(Element<'_>) -> Option<Color>) -> Opt
             width: 0.0,
             color: None,
             space: 0.0,
+            shadow: false,
         });
     }
     let color = ln.child(Ns::A, "solidFill").and_then(color)?;
@@ -1133,6 +1139,7 @@ fn outline(ln: Element<'_>, color: impl Fn(Element<'_>) -> Option<Color>) -> Opt
         width: line_width(ln),
         color: Some(color),
         space: 0.0,
+        shadow: false,
     })
 }
 

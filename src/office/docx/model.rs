@@ -1115,6 +1115,10 @@ pub struct Border {
     /// (`w:space`); the border lies outside the text, the text keeps its indents.
     #[serde(skip_serializing_if = "is_zero")]
     pub space: f32,
+    /// The line casts a shadow (`w:shadow`): Word repeats the bottom and right lines just
+    /// below and right of the box.
+    #[serde(skip_serializing_if = "is_false")]
+    pub shadow: bool,
 }
 
 /// An sRGB colour as CSS writes it, `#RRGGBB` with upper-case digits. A fixed-size

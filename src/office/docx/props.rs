@@ -154,6 +154,9 @@ pub(crate) fn border(el: Element<'_>, theme: &ThemeColors) -> Border {
         width,
         color: theme.resolve(el, &LINE_COLOR),
         space,
+        shadow: el
+            .attr(Ns::W, "shadow")
+            .is_some_and(|v| matches!(v, "1" | "true" | "on")),
     }
 }
 

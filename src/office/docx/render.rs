@@ -2166,6 +2166,33 @@ fn paragraph_style(
             }
         }
     }
+    border_shadow(s, f);
+}
+
+/// Word's border shadow (`w:shadow` on the bottom or right line): the line repeated
+/// just outside the box, below and to the right, as a hard-edged box shadow. Inside a
+/// group of bordered paragraphs only the last one casts the bottom part.
+fn border_shadow(s: &mut String, f: &super::model::ParagraphFormat) {
+    let drawn = |b: &Option<Border>| {
+        b.as_ref()
+            .filter(|b| b.shadow && b.style != "none")
+            .cloned()
+    };
+    let Some(line) = drawn(&f.borders.right).or_else(|| drawn(&f.borders.bottom)) else {
+        return;
+    };
+    let w = num(border_width(&line));
+    let color = line.color.as_ref().map_or("#000000", |c| c.as_str());
+    s.push_str("box-shadow:");
+    for piece in [w.as_str(), "pt 0 0 0 ", color] {
+        s.push_str(piece);
+    }
+    if !f.border_joined_below {
+        for piece in [",", w.as_str(), "pt ", w.as_str(), "pt 0 0 ", color] {
+            s.push_str(piece);
+        }
+    }
+    s.push(';');
 }
 
 /// The paragraph's own line spacing as CSS, off the grid.

@@ -613,6 +613,50 @@ fn paragraph_borders_sit_their_space_outside_the_indent() {
 /// title lines): the top line above the first, the bottom line (and its 30 pt of space)
 /// below the last, the between line between them, and the space between them inside
 /// the box. A paragraph with other borders starts a box of its own.
+/// A border with `w:shadow` repeats its bottom and right lines outside the box (a hard
+/// box shadow as wide as the line); in a group of bordered paragraphs only the last one
+/// casts the bottom part, and a border without the flag casts none.
+#[test]
+fn shadowed_borders_repeat_the_bottom_and_right_lines() {
+    let side = |name: &str, shadow: &str| {
+        format!(r#"<w:{name} w:val="single" w:sz="24" w:space="1" w:color="1F3864"{shadow}/>"#)
+    };
+    let bdr = |shadow: &str| {
+        format!(
+            "<w:pBdr>{}{}{}{}</w:pBdr>",
+            side("top", shadow),
+            side("left", shadow),
+            side("bottom", shadow),
+            side("right", shadow)
+        )
+    };
+    let para = |text: &str, b: &str| {
+        format!(r#"<w:p><w:pPr>{b}</w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"#)
+    };
+    let shadowed = bdr(r#" w:shadow="1""#);
+    let html = render(
+        &DocxFixture::new(&format!(
+            "{}{}{}{}",
+            para("Upper", &shadowed),
+            para("Lower", &shadowed),
+            para("Between", ""),
+            para("Flat", &bdr("")),
+        ))
+        .build(),
+    );
+    let upper = paragraph_with(&html, "Upper");
+    assert!(upper.contains("box-shadow:3pt 0 0 0 #1F3864;"), "{upper}");
+    let lower = paragraph_with(&html, "Lower");
+    assert!(
+        lower.contains("box-shadow:3pt 0 0 0 #1F3864,3pt 3pt 0 0 #1F3864;"),
+        "{lower}"
+    );
+    assert!(
+        !paragraph_with(&html, "Flat").contains("box-shadow"),
+        "{html}"
+    );
+}
+
 #[test]
 fn paragraphs_with_the_same_borders_share_one_box() {
     let borders = r#"<w:pBdr><w:top w:val="single" w:sz="6" w:space="1"/><w:left w:val="single" w:sz="6" w:space="1"/><w:bottom w:val="single" w:sz="6" w:space="30"/><w:right w:val="single" w:sz="6" w:space="1"/><w:between w:val="dotted" w:sz="4" w:space="2"/></w:pBdr>"#;
