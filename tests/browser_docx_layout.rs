@@ -421,7 +421,8 @@ async fn header_artwork_of_custom_polygons_paints_polygons_not_boxes() {
 
 /// A numbered paragraph whose first word is wider than the line keeps the word beside
 /// its number and breaks it at the margin, as Word does; Chromium had left the number
-/// alone on a line above the word.
+/// alone on a line above the word. A copy of the paragraph holds the number and the word
+/// but not the joiner between them.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_long_first_word_stays_beside_its_list_number() {
     let numbering = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>"#;
@@ -454,11 +455,24 @@ async fn a_long_first_word_stays_beside_its_list_number() {
             const range = document.createRange();
             range.selectNodeContents(node);
             const rects = [...range.getClientRects()];
-            return { label: { top: l.top, bottom: l.bottom, right: l.right, text: label.textContent }, first: rects.length ? { top: rects[0].top, left: rects[0].left } : null, lines: new Set(rects.map(r => Math.round(r.top))).size };
+            // What a reader copies: the paragraph selected whole.
+            const whole = document.createRange();
+            whole.selectNodeContents(p);
+            const sel = window.getSelection();
+            sel.removeAllRanges();
+            sel.addRange(whole);
+            return { label: { top: l.top, bottom: l.bottom, right: l.right, text: label.textContent }, first: rects.length ? { top: rects[0].top, left: rects[0].left } : null, lines: new Set(rects.map(r => Math.round(r.top))).size, copied: sel.toString() };
         })()"#,
     )
     .await;
     assert_eq!(got["label"]["text"], "1.", "{got}");
+    // A copy keeps the number and the text, not the word joiner that glues them.
+    let copied = got["copied"].as_str().unwrap();
+    assert!(
+        copied.starts_with("1.") && copied.trim_end().ends_with("coniosis"),
+        "{got}"
+    );
+    assert!(!copied.contains('\u{2060}'), "{got}");
     assert!(
         got["lines"].as_u64().unwrap() >= 2,
         "the word is broken: {got}"

@@ -38,7 +38,14 @@ async fn bullet_and_lines(deck: Vec<u8>) -> serde_json::Value {
             for (const r of run.getClientRects()) {
                 if (!lines.some(l => Math.abs(l.top - r.top) < 1)) lines.push({ top: r.top, bottom: r.bottom, left: r.left });
             }
-            return { bullet: { top: bu.top, bottom: bu.bottom, right: bu.right }, lines };
+            // What a reader copies: the paragraph selected whole.
+            const range = document.createRange();
+            range.selectNodeContents(el.closest('p'));
+            const sel = window.getSelection();
+            sel.removeAllRanges();
+            sel.addRange(range);
+            const copied = sel.toString();
+            return { bullet: { top: bu.top, bottom: bu.bottom, right: bu.right }, lines, copied };
         })()"#,
     )
     .await;
@@ -74,7 +81,8 @@ async fn a_long_first_word_stays_beside_its_bullet() {
     );
 }
 
-/// Ordinary words still wrap at spaces, the first line beside the bullet.
+/// Ordinary words still wrap at spaces, the first line beside the bullet; the bullet is
+/// not copied with the text.
 #[tokio::test(flavor = "multi_thread")]
 async fn short_words_after_a_bullet_wrap_at_spaces() {
     let deck = deck_with_shapes(&bulleted_box(1_097_280, "one two three four five six"));
@@ -86,4 +94,6 @@ async fn short_words_after_a_bullet_wrap_at_spaces() {
     let first = lines[0]["top"].as_f64().unwrap();
     let second = lines[1]["top"].as_f64().unwrap();
     assert!(bullet_mid >= first - 2.0 && bullet_mid < second, "{got}");
+    // A copy holds the words only: no bullet, no word joiner.
+    assert_eq!(got["copied"], "one two three four five six", "{got}");
 }

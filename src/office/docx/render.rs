@@ -656,7 +656,9 @@ impl<'d> Renderer<'d, '_> {
             }
         }
         if glued {
-            self.out.push_str("\u{2060}</span>");
+            // The joiner is layout, not text: a copy leaves it out (the label stays).
+            self.out
+                .push_str("<span class=\"docx-wj\">\u{2060}</span></span>");
         }
         self.give_back(style);
         self.paragraph_inlines(p, inlines, first);
