@@ -681,6 +681,8 @@ impl Parser<'_, '_> {
         // Text of a complex script in a run not marked so still takes the run's
         // complex-script size, weight and font, as Word sets it (made when first met).
         let mut complex: Option<RunFormat> = None;
+        // East Asian text takes the run's East Asian face (made when first met).
+        let mut east_asian: Option<RunFormat> = None;
 
         for c in r.elements() {
             if c.ns() != Ns::W {
@@ -695,6 +697,8 @@ impl Parser<'_, '_> {
                     let text = c.text();
                     let format = if !rpr.complex() && super::props::complex_script(&text) {
                         &*complex.get_or_insert_with(|| rpr.apply_complex(&self.fonts))
+                    } else if rpr.font_ea.is_some() && super::props::east_asian(&text) {
+                        &*east_asian.get_or_insert_with(|| rpr.apply_east_asian(&self.fonts))
                     } else {
                         &format
                     };

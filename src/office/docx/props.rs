@@ -450,6 +450,9 @@ pub(crate) struct RPr {
     pub bold_cs: Option<bool>,
     pub italic_cs: Option<bool>,
     pub font_cs: Option<Arc<str>>,
+    /// `w:rFonts/@w:eastAsia`: Word sets Chinese, Japanese and Korean characters in it,
+    /// the run's Latin text staying in the `ascii`/`hAnsi` face.
+    pub font_ea: Option<Arc<str>>,
     /// `w:cs`: the run is complex script whatever its characters.
     pub cs: Option<bool>,
 }
@@ -462,6 +465,17 @@ pub(crate) fn complex_script(text: &str) -> bool {
         matches!(c as u32,
             0x0590..=0x08FF | 0x0E00..=0x0EFF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF
             | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
+    })
+}
+
+/// Whether `text` holds characters Word sets in a run's East Asian face: CJK ideographs
+/// and their symbols and punctuation, kana, Hangul, Bopomofo and the full-width forms.
+pub(crate) fn east_asian(text: &str) -> bool {
+    text.chars().any(|c| {
+        matches!(c as u32,
+            0x1100..=0x11FF | 0x2E80..=0x2FDF | 0x3000..=0x31FF | 0x3400..=0x4DBF
+            | 0x4E00..=0x9FFF | 0xA960..=0xA97F | 0xAC00..=0xD7FF | 0xF900..=0xFAFF
+            | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF)
     })
 }
 
@@ -521,9 +535,12 @@ impl RPr {
                     if let Some(cs) = c.attr(Ns::W, "cs").filter(|n| !n.trim().is_empty()) {
                         r.font_cs = Some(cs.into());
                     }
-                    let named = ["ascii", "hAnsi", "cs", "eastAsia"]
-                        .iter()
-                        .find_map(|n| c.attr(Ns::W, n));
+                    if let Some(ea) = c.attr(Ns::W, "eastAsia").filter(|n| !n.trim().is_empty()) {
+                        r.font_ea = Some(ea.into());
+                    }
+                    // The Latin face only: a run that names just its East Asian or
+                    // complex-script face keeps the Latin one it inherits.
+                    let named = ["ascii", "hAnsi"].iter().find_map(|n| c.attr(Ns::W, n));
                     let theme = ["asciiTheme", "hAnsiTheme"]
                         .iter()
                         .find_map(|n| c.attr(Ns::W, n));
@@ -580,6 +597,7 @@ impl RPr {
             bold_cs,
             italic_cs,
             font_cs,
+            font_ea,
             cs
         );
     }
@@ -604,6 +622,16 @@ impl RPr {
             f.italic = i;
         }
         if let Some(font) = &self.font_cs {
+            f.font = Some(font.clone());
+        }
+        f
+    }
+
+    /// The resolved model formatting for East Asian text: the run's `w:eastAsia` face,
+    /// when it names one.
+    pub fn apply_east_asian(&self, fonts: &ThemeFonts) -> RunFormat {
+        let mut f = self.apply(fonts);
+        if let Some(font) = &self.font_ea {
             f.font = Some(font.clone());
         }
         f

@@ -898,6 +898,51 @@ fn table_style_regions_header_row_and_bands() {
     assert_eq!(ts[0].borders.top.as_ref().unwrap().width, 0.5);
 }
 
+/// `w:eastAsia` names the face of Chinese, Japanese and Korean text only: a run that sets
+/// just it keeps its inherited Latin face for Latin text (`lotest-parapr`'s
+/// "(Confucius)" had been drawn in SimSun's stand-in, a size too large), and a run that
+/// sets just `w:cs` keeps it too.
+#[test]
+fn east_asian_faces_apply_to_east_asian_text_only() {
+    let mut f = DocxFixture::new(concat!(
+        r#"<w:p>"#,
+        r#"<w:r><w:rPr><w:rFonts w:eastAsia="SimSun"/></w:rPr><w:t>(Confucius)</w:t></w:r>"#,
+        r#"<w:r><w:rPr><w:rFonts w:eastAsia="SimSun"/></w:rPr><w:t>孔子</w:t></w:r>"#,
+        r#"<w:r><w:rPr><w:rFonts w:eastAsia="MS Mincho"/></w:rPr><w:t>ひらがな</w:t></w:r>"#,
+        r#"<w:r><w:rPr><w:rFonts w:cs="Arial"/></w:rPr><w:t>Plain</w:t></w:r>"#,
+        r#"<w:r><w:rPr><w:rFonts w:ascii="Arial" w:eastAsia="SimSun"/></w:rPr><w:t>Named</w:t></w:r>"#,
+        r#"</w:p>"#,
+    ));
+    f.styles = Some(w_part(
+        "styles",
+        r#"<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/></w:rPr></w:style>"#,
+    ));
+    let doc = parse(&f);
+    let fonts: Vec<(String, String)> = paragraphs(&doc)[0]
+        .inlines
+        .iter()
+        .filter_map(|i| match i {
+            Inline::Text { text, format } => Some((
+                text.clone(),
+                format.font.as_deref().unwrap_or("").to_owned(),
+            )),
+            _ => None,
+        })
+        .collect();
+    let font = |t: &str| {
+        fonts
+            .iter()
+            .find(|f| f.0 == t)
+            .map(|f| f.1.as_str())
+            .unwrap_or_else(|| panic!("{t}: {fonts:?}"))
+    };
+    assert_eq!(font("(Confucius)"), "Times New Roman", "{fonts:?}");
+    assert_eq!(font("孔子"), "SimSun", "{fonts:?}");
+    assert_eq!(font("ひらがな"), "MS Mincho", "{fonts:?}");
+    assert_eq!(font("Plain"), "Times New Roman", "{fonts:?}");
+    assert_eq!(font("Named"), "Arial", "{fonts:?}");
+}
+
 /// Right-to-left and complex-script text takes the complex-script twins of size, weight
 /// and font (`w:szCs`, `w:bCs`, `w:rFonts/@w:cs`), as Word sets Arabic: a style of
 /// 11 pt Latin and 15 pt Arabic (`powertools-RP051-Arabic`) drew its Arabic at 11 pt.
