@@ -695,3 +695,53 @@ async fn right_to_left_paragraphs_and_tables_take_their_sides_from_their_directi
     assert!(near(cell("THIRD", "right"), 0.0), "{got}");
     assert!(near(cell("THIRD", "width"), 144.0), "{got}");
 }
+
+/// A paragraph whose every run is smaller than its style's size is only as tall as its
+/// text, as in Word: the style's 24 pt must not size the line box CSS starts each line
+/// with (`lotest-041_fdo_67303`'s 7.5 pt table rows in a 12 pt style were laid out 12 pt
+/// tall). A run of the style's own size keeps the paragraph at that size.
+#[tokio::test(flavor = "multi_thread")]
+async fn lines_are_as_tall_as_their_text_not_the_paragraph_style() {
+    let styles = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:rPr><w:sz w:val="48"/></w:rPr></w:style></w:styles>"#;
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>"#;
+    let run = |size: u32, t: &str| {
+        format!(
+            r#"<w:r><w:rPr><w:sz w:val="{size}"/></w:rPr><w:t xml:space="preserve">{t}</w:t></w:r>"#
+        )
+    };
+    let body = format!(
+        "<w:p>{}{}</w:p><w:p>{}</w:p><w:p>{}{}</w:p>",
+        run(16, "Small "),
+        run(14, "text"),
+        run(48, "Large"),
+        run(16, "Mixed "),
+        run(48, "sizes"),
+    );
+    let (_s, url) = serve_bytes(
+        "sizes.docx",
+        docx_with_parts(
+            &body,
+            &[
+                ("word/styles.xml", styles.to_string()),
+                ("word/_rels/document.xml.rels", rels.to_string()),
+            ],
+        ),
+    )
+    .await;
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            const out = {};
+            for (const p of document.querySelectorAll('#view-document .docx-p')) {
+                out[p.textContent.trim().split(' ')[0]] = p.getBoundingClientRect().height * 0.75;
+            }
+            return out;
+        })()"#,
+    )
+    .await;
+    let h = |k: &str| got[k].as_f64().unwrap_or_else(|| panic!("{k}: {got}"));
+    // Single spacing: about 1.15 of the largest size on the line.
+    assert!(h("Small") < 8.0 * 1.6, "an 8 pt line: {got}");
+    assert!(h("Large") > 24.0 * 1.05, "{got}");
+    assert!((h("Mixed") - h("Large")).abs() < 1.0, "{got}");
+}

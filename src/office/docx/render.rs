@@ -601,6 +601,21 @@ impl<'d> Renderer<'d, '_> {
         } else {
             &p.text_format
         };
+        // The paragraph's own size is also the height of the empty line box CSS starts
+        // every line with; Word's lines are only as tall as their text. When all the
+        // text is smaller (a 12 pt style holding 7.5 pt runs), the paragraph takes the
+        // largest run's size, or its lines would be a 12 pt line tall.
+        let smaller;
+        let own = match largest_text_size(inlines).filter(|s| own.size.is_some_and(|o| *s < o)) {
+            Some(size) if !empty => {
+                smaller = RunFormat {
+                    size: Some(size),
+                    ..own.clone()
+                };
+                &smaller
+            }
+            _ => own,
+        };
         paragraph_style(&mut style, p, first, self.pitch, own.size);
         run_style(&mut style, own, None, &self.opts.fonts);
         if !style.is_empty() {
@@ -2030,6 +2045,37 @@ fn split_decimals(flat: &mut Flattened<'_>, plans: &[(usize, Vec<PlacedTab>)]) {
 }
 
 /// Inlines that show nothing (marks and bookmarks).
+/// The size of the largest text run among `inlines`, when every run of text has its
+/// size and nothing else that draws text (a symbol, an equation, a check box …) is there.
+fn largest_text_size(inlines: &[Inline]) -> Option<f32> {
+    fn walk(inlines: &[Inline], largest: &mut Option<f32>) -> bool {
+        inlines.iter().all(|i| match i {
+            Inline::Text { text, format } => {
+                if text.is_empty() {
+                    return true;
+                }
+                let Some(size) = format.size else {
+                    return false;
+                };
+                *largest = Some(largest.map_or(size, |l: f32| l.max(size)));
+                true
+            }
+            Inline::Tab
+            | Inline::Break { .. }
+            | Inline::Image(_)
+            | Inline::Bookmark { .. }
+            | Inline::CommentMark { .. } => true,
+            Inline::Hyperlink { children, .. }
+            | Inline::Field { children, .. }
+            | Inline::Inserted { children, .. }
+            | Inline::Deleted { children, .. } => walk(children, largest),
+            _ => false,
+        })
+    }
+    let mut largest = None;
+    walk(inlines, &mut largest).then_some(largest).flatten()
+}
+
 pub(super) fn is_invisible(i: &Inline) -> bool {
     match i {
         Inline::Text { text, .. } => text.is_empty(),
