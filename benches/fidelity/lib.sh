@@ -114,6 +114,19 @@ fidelity_soffice() {
     mkdir -p "$outdir"
     [ ${#todo[@]} -gt 0 ] || { say "LibreOffice: all ${#} PDFs cached in $outdir"; return 0; }
     say "LibreOffice: converting ${#todo[@]} file(s)"
-    timeout "${LO_TIMEOUT:-3600}" soffice -env:UserInstallation="file://$WORK/lo-profile" --headless \
-        --convert-to "$filter" --outdir "$outdir" "${todo[@]}" >>"$outdir/../soffice.log" 2>&1 || true
+    # One process converts the files in order; a file that crashes it ends the run with
+    # the rest unconverted. The first file still without a PDF is then the one that
+    # stopped it: it is left out and the rest converted by a new process.
+    while [ ${#todo[@]} -gt 0 ]; do
+        timeout "${LO_TIMEOUT:-3600}" soffice -env:UserInstallation="file://$WORK/lo-profile" --headless \
+            --convert-to "$filter" --outdir "$outdir" "${todo[@]}" >>"$outdir/../soffice.log" 2>&1 || true
+        local left=() stopped=""
+        for f in "${todo[@]}"; do
+            base=$(basename "${f%.*}")
+            [ -s "$outdir/$base.pdf" ] && continue
+            if [ -z "$stopped" ]; then stopped=$f; else left+=("$f"); fi
+        done
+        [ -n "$stopped" ] && say "LibreOffice made no PDF of $(basename "$stopped"); ${#left[@]} file(s) left"
+        todo=("${left[@]}")
+    done
 }

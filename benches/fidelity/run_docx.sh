@@ -57,8 +57,9 @@ if [ "${RESCORE:-}" != 1 ]; then
         printf '%s\tok\t1 1\n' "$name" >>"$WORK/status.tsv"
         say "$name"
     done
-    fidelity_soffice "$WORK/lo/pdf" 'pdf:writer_pdf_Export' "${DOCS[@]}"
 fi
+# Cached PDFs are kept (KEEP_LO), so with RESCORE=1 this converts only what WORK lacks.
+fidelity_soffice "$WORK/lo/pdf" 'pdf:writer_pdf_Export' "${DOCS[@]}"
 
 rm -rf "$WORK/scores"
 mkdir -p "$WORK/scores"
