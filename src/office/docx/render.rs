@@ -616,6 +616,16 @@ impl<'d> Renderer<'d, '_> {
             }
             _ => own,
         };
+        // A text decoration is drawn by the box that sets it, across everything inside,
+        // and a run inside cannot take it off: the paragraph leaves lines to its runs (a
+        // style with strike-through under runs that turn it off had struck them all).
+        let own = &RunFormat {
+            underline: None,
+            underline_color: None,
+            strike: false,
+            double_strike: false,
+            ..own.clone()
+        };
         paragraph_style(&mut style, p, first, self.pitch, own.size);
         run_style(&mut style, own, None, &self.opts.fonts);
         if !style.is_empty() {
@@ -2325,9 +2335,13 @@ fn run_style(s: &mut String, f: &RunFormat, base: Option<&RunFormat>, fonts: &Fo
     }
     if f.caps && differs(|r| r.caps) {
         s.push_str("text-transform:uppercase;");
+    } else if !f.caps && base.is_some_and(|b| b.caps) {
+        s.push_str("text-transform:none;");
     }
     if f.small_caps && differs(|r| r.small_caps) {
         s.push_str("font-variant:small-caps;");
+    } else if !f.small_caps && base.is_some_and(|b| b.small_caps) {
+        s.push_str("font-variant:normal;");
     }
     if let Some(sp) = f.spacing {
         decl_pt(s, "letter-spacing", sp);

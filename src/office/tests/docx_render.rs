@@ -613,6 +613,35 @@ fn paragraph_borders_sit_their_space_outside_the_indent() {
 /// title lines): the top line above the first, the bottom line (and its 30 pt of space)
 /// below the last, the between line between them, and the space between them inside
 /// the box. A paragraph with other borders starts a box of its own.
+/// Runs that turn off what their paragraph style turns on lose it (`tika-
+/// testWORD_emptyParaInTextbox`: a Normal style with strike-through and small capitals
+/// under runs with `w:strike w:val="0"`, all drawn struck through). A decoration set on
+/// the paragraph would be drawn across every run inside it, whatever the run says, so the
+/// paragraph leaves lines to its runs; capitals are switched off on the run.
+#[test]
+fn runs_turn_off_the_strike_and_capitals_of_their_style() {
+    let mut f = DocxFixture::new(concat!(
+        r#"<w:p><w:r><w:rPr><w:strike w:val="0"/><w:smallCaps w:val="0"/><w:caps w:val="0"/></w:rPr><w:t>Plain words</w:t></w:r></w:p>"#,
+        r#"<w:p><w:r><w:t>Styled words</w:t></w:r></w:p>"#,
+    ));
+    f.styles = Some(w_part(
+        "styles",
+        r#"<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:rPr><w:strike/><w:smallCaps/><w:caps/><w:u w:val="single"/></w:rPr></w:style>"#,
+    ));
+    let html = render(&f.build());
+    let plain = paragraph_with(&html, "Plain words");
+    let open = &plain[..plain.find('>').unwrap()];
+    assert!(!open.contains("text-decoration"), "{plain}");
+    assert!(plain.contains("font-variant:normal;"), "{plain}");
+    assert!(plain.contains("text-transform:none;"), "{plain}");
+    assert!(plain.contains("text-decoration-line:underline;"), "{plain}");
+    let styled = paragraph_with(&html, "Styled words");
+    assert!(
+        styled.contains("text-decoration-line:underline line-through;"),
+        "{styled}"
+    );
+}
+
 /// A border with `w:shadow` repeats its bottom and right lines outside the box (a hard
 /// box shadow as wide as the line); in a group of bordered paragraphs only the last one
 /// casts the bottom part, and a border without the flag casts none.
