@@ -745,3 +745,24 @@ async fn lines_are_as_tall_as_their_text_not_the_paragraph_style() {
     assert!(h("Large") > 24.0 * 1.05, "{got}");
     assert!((h("Mixed") - h("Large")).abs() < 1.0, "{got}");
 }
+
+/// Text that no default and no style sizes is drawn at Word's 10 pt, through the page
+/// frame, in the browser (the frame's CSS default is 11 pt).
+#[tokio::test(flavor = "multi_thread")]
+async fn text_no_style_sizes_is_drawn_at_ten_points() {
+    let (_s, url) = serve_bytes(
+        "unsized.docx",
+        docx_with_body(r#"<w:p><w:r><w:t>Unsized text</w:t></w:r></w:p>"#),
+    )
+    .await;
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            const p = [...document.querySelectorAll('#view-document .docx-p')].find((p) => p.textContent.includes('Unsized'));
+            return { size: parseFloat(getComputedStyle(p).fontSize) };
+        })()"#,
+    )
+    .await;
+    let pt = got["size"].as_f64().unwrap() * 0.75;
+    assert!((pt - 10.0).abs() < 0.05, "{got}");
+}

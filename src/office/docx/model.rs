@@ -43,6 +43,11 @@ pub struct Document {
     /// Distance between default tab stops in points (`w:defaultTabStop` in settings;
     /// Word's 36 when absent). Zero in a model built by hand means the same 36.
     pub default_tab_stop: f32,
+    /// The size of text that neither the document defaults nor any style sizes: Word's
+    /// 10 pt when `w:docDefaults` sets no `w:sz` (ECMA-376 §17.3.2.38 leaves it to the
+    /// application; LibreOffice uses 10 pt too); `None` when the defaults size all text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unsized_text: Option<f32>,
     /// Things shown degraded (skipped embedded HTML, missing parts …), for the viewer.
     pub warnings: Vec<String>,
 }

@@ -73,6 +73,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
         read_related(rel_type::STYLES)?.as_ref().map(XmlDoc::root),
         &colors,
     );
+    let unsized_text = styles.default_rpr.size.is_none();
     let numbering = Numbering::from_xml(
         read_related(rel_type::NUMBERING)?
             .as_ref()
@@ -111,6 +112,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
         properties: package.core_properties()?,
         has_macros: package.has_macros(),
         default_tab_stop: DEFAULT_TAB_STOP,
+        unsized_text: unsized_text.then_some(WORD_DEFAULT_SIZE),
         ..Document::default()
     };
     if let Some(settings) = settings.as_ref().map(XmlDoc::root) {
@@ -1359,6 +1361,9 @@ fn line_pitch(grid: Element<'_>) -> Option<f32> {
         .and_then(twips)
         .filter(|p| p.is_finite() && (1.0..=720.0).contains(p))
 }
+
+/// The size Word gives text that no default and no style sizes, in points.
+const WORD_DEFAULT_SIZE: f32 = 10.0;
 
 /// Word's automatic paragraph spacing (`w:beforeAutospacing`, `w:afterAutospacing`):
 /// 14 pt, the spacing of paragraphs in HTML that Word gives imported web pages.

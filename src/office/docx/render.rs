@@ -233,7 +233,12 @@ impl<'d> Renderer<'d, '_> {
         } else {
             36.0
         };
-        let _ = write!(self.out, " style=\"tab-size:{}pt\"", num(tab));
+        let _ = write!(self.out, " style=\"tab-size:{}pt", num(tab));
+        // Text no style sizes: the page frame's size (its CSS default is the viewer's).
+        if let Some(size) = doc.unsized_text {
+            let _ = write!(self.out, ";--docx-size:{}pt", num(size));
+        }
+        self.out.push('"');
         if let Some(title) = &doc.properties.title {
             self.out.push_str(" aria-label=\"");
             escape_into(&mut self.out, title);

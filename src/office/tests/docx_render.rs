@@ -381,7 +381,7 @@ fn tab_stops_resolve_through_styles_and_lay_out_leaders_and_alignment() {
     );
     assert!(!plain.contains("docx-tabbox"));
     // Word's default stop interval when settings say nothing.
-    assert!(html.starts_with(r#"<article class="docx" style="tab-size:36pt">"#));
+    assert!(html.starts_with(r#"<article class="docx" style="tab-size:36pt"#));
 }
 
 #[test]
@@ -404,7 +404,36 @@ fn default_tab_stop_comes_from_settings() {
     let doc = parse_docx(&bytes, &OfficeLimits::default()).unwrap();
     assert_eq!(doc.default_tab_stop, 18.0);
     let html = render(&bytes);
-    assert!(html.starts_with(r#"<article class="docx" style="tab-size:18pt">"#));
+    assert!(html.starts_with(r#"<article class="docx" style="tab-size:18pt"#));
+}
+
+/// Text that neither the document defaults nor a style sizes is 10 pt, as Word and
+/// LibreOffice show it (`powertools-HC061-Hyperlink-in-Field` was drawn at the page's
+/// 11 pt): the page frame takes the size, paragraphs stay as they were. A document whose
+/// defaults size the text keeps the frame's own default.
+#[test]
+fn text_no_style_sizes_is_ten_points() {
+    let bytes = DocxFixture::new(&para("Unsized")).build();
+    let doc = parse_docx(&bytes, &OfficeLimits::default()).unwrap();
+    assert_eq!(doc.unsized_text, Some(10.0));
+    let html = render(&bytes);
+    assert!(
+        html.starts_with(r#"<article class="docx" style="tab-size:36pt;--docx-size:10pt">"#),
+        "{html}"
+    );
+    let mut sized = DocxFixture::new(&para("Sized"));
+    sized.styles = Some(w_part(
+        "styles",
+        r#"<w:docDefaults><w:rPrDefault><w:rPr><w:sz w:val="22"/></w:rPr></w:rPrDefault></w:docDefaults>"#,
+    ));
+    let bytes = sized.build();
+    assert_eq!(
+        parse_docx(&bytes, &OfficeLimits::default())
+            .unwrap()
+            .unsized_text,
+        None
+    );
+    assert!(render(&bytes).starts_with(r#"<article class="docx" style="tab-size:36pt">"#));
 }
 
 #[test]
