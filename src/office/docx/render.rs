@@ -606,25 +606,18 @@ impl<'d> Renderer<'d, '_> {
         } else {
             &p.text_format
         };
-        // The paragraph's own size is also the height of the empty line box CSS starts
-        // every line with; Word's lines are only as tall as their text. When all the
-        // text is smaller (a 12 pt style holding 7.5 pt runs), the paragraph takes the
-        // largest run's size, or its lines would be a 12 pt line tall.
-        let smaller;
-        let own = match largest_text_size(inlines).filter(|s| own.size.is_some_and(|o| *s < o)) {
-            Some(size) if !empty => {
-                smaller = RunFormat {
-                    size: Some(size),
-                    ..own.clone()
-                };
-                &smaller
-            }
-            _ => own,
-        };
-        // A text decoration is drawn by the box that sets it, across everything inside,
-        // and a run inside cannot take it off: the paragraph leaves lines to its runs (a
-        // style with strike-through under runs that turn it off had struck them all).
+        // The paragraph's own formatting, as the paragraph box carries it. Its size is
+        // also the height of the empty line box CSS starts every line with, and Word's
+        // lines are only as tall as their text: when all the text is smaller (a 12 pt
+        // style holding 7.5 pt runs), the box takes the largest run's size. A text
+        // decoration is drawn by the box that sets it, across everything inside, and a
+        // run cannot take it off: the box leaves lines to its runs (a style with
+        // strike-through under runs that turn it off had struck them all).
+        let smaller = largest_text_size(inlines)
+            .filter(|s| !empty && own.size.is_some_and(|o| *s < o))
+            .or(own.size);
         let own = &RunFormat {
+            size: smaller,
             underline: None,
             underline_color: None,
             strike: false,
@@ -2059,7 +2052,6 @@ fn split_decimals(flat: &mut Flattened<'_>, plans: &[(usize, Vec<PlacedTab>)]) {
     }
 }
 
-/// Inlines that show nothing (marks and bookmarks).
 /// The size of the largest text run among `inlines`, when every run of text has its
 /// size and nothing else that draws text (a symbol, an equation, a check box …) is there.
 fn largest_text_size(inlines: &[Inline]) -> Option<f32> {
@@ -2091,6 +2083,7 @@ fn largest_text_size(inlines: &[Inline]) -> Option<f32> {
     walk(inlines, &mut largest).then_some(largest).flatten()
 }
 
+/// Inlines that show nothing (marks and bookmarks).
 pub(super) fn is_invisible(i: &Inline) -> bool {
     match i {
         Inline::Text { text, .. } => text.is_empty(),
@@ -2149,27 +2142,16 @@ fn paragraph_style(
         f.indent_left - outside(&f.borders.left),
         f.indent_right - outside(&f.borders.right),
     );
+    let (lead_margin, trail_margin) = if f.bidi {
+        ("margin-right", "margin-left")
+    } else {
+        ("margin-left", "margin-right")
+    };
     if left != 0.0 {
-        decl_pt(
-            s,
-            if f.bidi {
-                "margin-right"
-            } else {
-                "margin-left"
-            },
-            left,
-        );
+        decl_pt(s, lead_margin, left);
     }
     if right != 0.0 {
-        decl_pt(
-            s,
-            if f.bidi {
-                "margin-left"
-            } else {
-                "margin-right"
-            },
-            right,
-        );
+        decl_pt(s, trail_margin, right);
     }
     if f.indent_first_line != 0.0 && first {
         decl_pt(s, "text-indent", f.indent_first_line);
@@ -2236,15 +2218,13 @@ fn paragraph_style(
 /// just outside the box, below and to the right, as a hard-edged box shadow. Inside a
 /// group of bordered paragraphs only the last one casts the bottom part.
 fn border_shadow(s: &mut String, f: &super::model::ParagraphFormat) {
-    let drawn = |b: &Option<Border>| {
-        b.as_ref()
-            .filter(|b| b.shadow && b.style != "none")
-            .cloned()
-    };
+    fn drawn(b: &Option<Border>) -> Option<&Border> {
+        b.as_ref().filter(|b| b.shadow && b.style != "none")
+    }
     let Some(line) = drawn(&f.borders.right).or_else(|| drawn(&f.borders.bottom)) else {
         return;
     };
-    let w = num(border_width(&line));
+    let w = num(border_width(line));
     let color = line.color.as_ref().map_or("#000000", |c| c.as_str());
     s.push_str("box-shadow:");
     for piece in [w.as_str(), "pt 0 0 0 ", color] {
