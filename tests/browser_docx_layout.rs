@@ -766,3 +766,63 @@ async fn text_no_style_sizes_is_drawn_at_ten_points() {
     let pt = got["size"].as_f64().unwrap() * 0.75;
     assert!((pt - 10.0).abs() < 0.05, "{got}");
 }
+
+/// Word spaces single lines by the face's own line (ascent, descent and line gap):
+/// Calibri's is 1.22 em, Arial's 1.15, a Chinese face's (Noto Sans CJK standing in for
+/// Microsoft YaHei) 1.45, and a multiple multiplies it. The pitches below are
+/// LibreOffice 7.4's on the same paragraphs (from its PDF), which are Word's.
+#[tokio::test(flavor = "multi_thread")]
+async fn single_lines_are_as_tall_as_their_faces_say() {
+    let fonts = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:fonts xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:font w:name="Calibri"/><w:font w:name="Arial"/><w:font w:name="Microsoft YaHei"/></w:fonts>"#;
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/fontTable" Target="fontTable.xml"/></Relationships>"#;
+    let group = |key: &str, face: &str, line: u32, text: &str| {
+        (1..=6)
+            .map(|i| {
+                format!(
+                    r#"<w:p><w:pPr><w:spacing w:before="0" w:after="0" w:line="{line}" w:lineRule="auto"/></w:pPr><w:r><w:rPr><w:rFonts w:ascii="{face}" w:hAnsi="{face}" w:eastAsia="Microsoft YaHei"/><w:sz w:val="24"/></w:rPr><w:t>{key}{i} {text}</w:t></w:r></w:p>"#
+                )
+            })
+            .collect::<String>()
+    };
+    let body = [
+        group("calibri", "Calibri", 240, "Single"),
+        group("arial", "Arial", 240, "Single"),
+        group("multiple", "Calibri", 276, "Multiple"),
+        group("chinese", "Calibri", 240, "中文文本"),
+    ]
+    .concat();
+    let (_s, url) = serve_bytes(
+        "lines.docx",
+        docx_with_parts(
+            &body,
+            &[
+                ("word/fontTable.xml", fonts.to_string()),
+                ("word/_rels/document.xml.rels", rels.to_string()),
+            ],
+        ),
+    )
+    .await;
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            const tops = {};
+            for (const p of document.querySelectorAll('#view-document .docx-p')) {
+                const key = p.textContent.trim().replace(/[0-9].*$/, '');
+                (tops[key] = tops[key] || []).push(p.getBoundingClientRect().top);
+            }
+            const out = {};
+            for (const [k, t] of Object.entries(tops)) out[k] = (t[t.length - 1] - t[0]) / (t.length - 1) * 0.75;
+            return out;
+        })()"#,
+    )
+    .await;
+    for (key, pitch) in [
+        ("calibri", 14.65),
+        ("arial", 13.8),
+        ("multiple", 16.8),
+        ("chinese", 17.4),
+    ] {
+        let measured = got[key].as_f64().unwrap_or_else(|| panic!("{key}: {got}"));
+        assert!((measured - pitch).abs() < 0.1, "{key}: {got}");
+    }
+}

@@ -27,6 +27,12 @@ use super::model::{
 use super::tabs::{self, PlacedTab};
 use crate::office::fonts::FontPlan;
 
+/// Single line spacing, as a multiple of the text size, of a face the machine lacks:
+/// the usual value of the common Latin faces (Arial, Times New Roman, Cambria). The
+/// page and every text box set it (`render.css`), so a paragraph of such a face need
+/// not.
+const SINGLE_LINE: f32 = 1.15;
+
 /// The stylesheet the rendered HTML expects.
 pub const STYLESHEET: &str = include_str!("render.css");
 
@@ -83,6 +89,7 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         comment_ranges_shown: HashSet::new(),
         comment_refs_shown: HashSet::new(),
         pitch: None,
+        line_multiple: None,
         scratch: Vec::new(),
         setup: None,
         nested: 0,
@@ -123,6 +130,11 @@ struct Renderer<'d, 'o> {
     comment_refs_shown: HashSet<String>,
     /// Line pitch of the document grid of the section being drawn, when its lines snap.
     pitch: Option<f32>,
+    /// The multiple of single spacing the lines of the paragraph being drawn take, when
+    /// they take one (off the grid, not an exact or least height), and the single line
+    /// of the paragraph box's face: a run in a face with another line sets that multiple
+    /// of its own.
+    line_multiple: Option<(f32, f32)>,
     /// Emptied `style="…"` buffers to reuse: a fresh `String` per run, paragraph and
     /// cell (grown a few bytes at a time) was a tenth of rendering time.
     scratch: Vec<String>,
@@ -616,15 +628,41 @@ impl<'d> Renderer<'d, '_> {
         let smaller = largest_text_size(inlines)
             .filter(|s| !empty && own.size.is_some_and(|o| *s < o))
             .or(own.size);
+        // Word's line is as tall as the tallest face on it, and CSS makes it the union of
+        // its runs' boxes and the paragraph's own empty one, split by each box's face: the
+        // paragraph box is set in the face of most of its text (a Calibri style holding
+        // Verdana runs had made every line the taller Calibri strut's), with that face's
+        // single line times the multiple, and a run in another face takes the multiple of
+        // its own face's line (`Self::text`). On a document grid the line is whole grid
+        // lines that fit the tallest face.
+        let faces = text_faces(inlines);
+        // (Text in the page's face, `None`, would take the box's: the box keeps its own
+        // face then.)
+        let main_face = faces
+            .iter()
+            .max_by_key(|(_, chars)| *chars)
+            .map(|(f, _)| f)
+            .filter(|_| faces.iter().all(|(f, _)| f.is_some()));
+        let lines = LineFaces {
+            own: self.face_line(main_face.map_or(own.font.as_deref(), |f| f.as_deref())),
+            tallest: faces
+                .iter()
+                .map(|(f, _)| self.face_line(f.as_deref()))
+                .reduce(f32::max)
+                .unwrap_or_else(|| self.face_line(own.font.as_deref())),
+        };
         let own = &RunFormat {
             size: smaller,
+            font: main_face.map_or_else(|| own.font.clone(), |f| f.clone()),
             underline: None,
             underline_color: None,
             strike: false,
             double_strike: false,
             ..own.clone()
         };
-        paragraph_style(&mut style, p, first, self.pitch, own.size);
+        let outer_multiple = self.line_multiple;
+        self.line_multiple = paragraph_style(&mut style, p, first, self.pitch, own.size, lines)
+            .map(|m| (m, lines.own));
         run_style(&mut style, own, None, &self.opts.fonts);
         if !style.is_empty() {
             self.out.push_str(" style=\"");
@@ -684,10 +722,23 @@ impl<'d> Renderer<'d, '_> {
                 .push_str("<span class=\"docx-wj\">\u{2060}</span></span>");
         }
         self.give_back(style);
-        self.paragraph_inlines(p, inlines, first);
+        self.paragraph_inlines(p, inlines, first, own);
+        self.line_multiple = outer_multiple;
         self.out.push_str("</");
         self.out.push_str(tag);
         self.out.push('>');
+    }
+
+    /// Word's single line spacing of text in face `face` (`None`: the page's default
+    /// face) as a multiple of its size ([`LineMetrics::line`]); a face the machine lacks
+    /// counts as [`SINGLE_LINE`].
+    ///
+    /// [`LineMetrics::line`]: crate::office::fonts::LineMetrics::line
+    fn face_line(&self, face: Option<&str>) -> f32 {
+        self.opts
+            .fonts
+            .line_metrics(face)
+            .map_or(SINGLE_LINE, |m| m.line)
     }
 
     fn table(&mut self, t: &Table) {
@@ -938,9 +989,15 @@ impl<'d> Renderer<'d, '_> {
     // nothing; right-to-left, centred and right-aligned paragraphs keep plain tabs.
 
     /// The inlines of a paragraph: laid out when it has tabs to custom stops or comment
-    /// ranges, else written as they come.
-    fn paragraph_inlines(&mut self, p: &Paragraph, inlines: &[Inline], first: bool) {
-        let base = &p.text_format;
+    /// ranges, else written as they come; `base` is the formatting of the paragraph's
+    /// box, which runs inherit.
+    fn paragraph_inlines(
+        &mut self,
+        p: &Paragraph,
+        inlines: &[Inline],
+        first: bool,
+        base: &RunFormat,
+    ) {
         let f = &p.format;
         let layout_tabs = matches!(f.align, Align::Left | Align::Justify | Align::Distribute)
             && !f.bidi
@@ -1502,6 +1559,12 @@ impl<'d> Renderer<'d, '_> {
     fn text(&mut self, text: &str, format: &RunFormat, base: &RunFormat) {
         let mut style = self.take_buf();
         run_style(&mut style, format, Some(base), &self.opts.fonts);
+        if let Some((m, own)) = self.line_multiple {
+            let line = self.face_line(format.font.as_deref());
+            if (own - line).abs() > 5e-5 {
+                line_height(&mut style, m * line);
+            }
+        }
         let wrap = match format.vertical_align {
             Some(super::model::VerticalAlign::Superscript) => Some("sup"),
             Some(super::model::VerticalAlign::Subscript) => Some("sub"),
@@ -2083,6 +2146,32 @@ fn largest_text_size(inlines: &[Inline]) -> Option<f32> {
     walk(inlines, &mut largest).then_some(largest).flatten()
 }
 
+/// The faces the text of `inlines` is set in (`None`: the page's), each with how many
+/// characters it sets.
+fn text_faces(inlines: &[Inline]) -> Vec<(Option<std::sync::Arc<str>>, usize)> {
+    fn walk(inlines: &[Inline], faces: &mut Vec<(Option<std::sync::Arc<str>>, usize)>) {
+        for i in inlines {
+            match i {
+                Inline::Text { text, format } if !text.is_empty() => {
+                    let chars = text.chars().count();
+                    match faces.iter_mut().find(|(f, _)| *f == format.font) {
+                        Some((_, n)) => *n += chars,
+                        None => faces.push((format.font.clone(), chars)),
+                    }
+                }
+                Inline::Hyperlink { children, .. }
+                | Inline::Field { children, .. }
+                | Inline::Inserted { children, .. }
+                | Inline::Deleted { children, .. } => walk(children, faces),
+                _ => {}
+            }
+        }
+    }
+    let mut faces = Vec::new();
+    walk(inlines, &mut faces);
+    faces
+}
+
 /// Inlines that show nothing (marks and bookmarks).
 pub(super) fn is_invisible(i: &Inline) -> bool {
     match i {
@@ -2103,17 +2192,28 @@ fn has_text_box(inlines: &[Inline]) -> bool {
     })
 }
 
+/// The single lines of a paragraph's faces, as multiples of the text size.
+#[derive(Clone, Copy)]
+struct LineFaces {
+    /// The paragraph's own face's.
+    own: f32,
+    /// The tallest of the faces its text is drawn in.
+    tallest: f32,
+}
+
 /// Paragraph layout as CSS. With a document grid (`pitch`), lines of single or multiple
 /// spacing take whole grid lines: as many as the text's natural line height needs
-/// (`size`, the paragraph's font size), times the multiple; an at-least height is raised
-/// to that; exact heights ignore the grid, as in Word.
+/// (`size`, the paragraph's font size, times its tallest face's single line), times the
+/// multiple; an at-least height is raised to that; exact heights ignore the grid, as in
+/// Word. Returns the multiple of single spacing the lines take when they take one.
 fn paragraph_style(
     s: &mut String,
     p: &Paragraph,
     first: bool,
     pitch: Option<f32>,
     size: Option<f32>,
-) {
+    lines: LineFaces,
+) -> Option<f32> {
     let f = &p.format;
     // In a right-to-left paragraph Word reads `left` and `right` (of `w:jc`, `w:ind` and
     // the side borders) as its leading and trailing edges: the right and the left. The
@@ -2170,17 +2270,24 @@ fn paragraph_style(
         decl_pt(s, inside, f.space_after);
     }
     let grid = pitch.filter(|_| !f.no_grid_snap).map(|pitch| {
-        let natural = size.unwrap_or(11.0) * 1.15;
+        let natural = size.unwrap_or(11.0) * lines.tallest;
         pitch * (natural / pitch - 0.01).ceil().max(1.0)
     });
-    match (f.line_spacing, grid) {
+    let multiple = match (f.line_spacing, grid) {
         (Some(LineSpacing::Multiple(m)), Some(line)) if m > 0.0 => {
             decl_pt(s, "line-height", line * m);
+            None
         }
-        (None, Some(line)) => decl_pt(s, "line-height", line),
-        (Some(LineSpacing::AtLeast(pt)), Some(line)) => decl_pt(s, "line-height", pt.max(line)),
-        _ => line_spacing(s, f),
-    }
+        (None, Some(line)) => {
+            decl_pt(s, "line-height", line);
+            None
+        }
+        (Some(LineSpacing::AtLeast(pt)), Some(line)) => {
+            decl_pt(s, "line-height", pt.max(line));
+            None
+        }
+        _ => line_spacing(s, f, lines.own),
+    };
     if let Some(fill) = &f.shading {
         decl(s, "background-color", fill);
     }
@@ -2212,6 +2319,7 @@ fn paragraph_style(
         }
     }
     border_shadow(s, f);
+    multiple
 }
 
 /// Word's border shadow (`w:shadow` on the bottom or right line): the line repeated
@@ -2238,17 +2346,29 @@ fn border_shadow(s: &mut String, f: &super::model::ParagraphFormat) {
     s.push(';');
 }
 
-/// The paragraph's own line spacing as CSS, off the grid.
-fn line_spacing(s: &mut String, f: &super::model::ParagraphFormat) {
+/// The paragraph's own line spacing as CSS, off the grid; `single` is its face's single
+/// spacing as a multiple of the text size (a unitless line height, which each run
+/// multiplies by its own size). Returns the multiple of single spacing, when the lines
+/// take one.
+fn line_spacing(s: &mut String, f: &super::model::ParagraphFormat, single: f32) -> Option<f32> {
     match f.line_spacing {
-        // Word's single spacing is about 1.15 of the font size in CSS terms.
         Some(LineSpacing::Multiple(m)) if m > 0.0 => {
-            decl(s, "line-height", num(m * 1.15).as_str());
+            line_height(s, m * single);
+            Some(m)
+        }
+        None => {
+            // The page (and a text box) sets single spacing of the unknown face: most
+            // paragraphs of a document without a served face need not repeat it.
+            if (single - SINGLE_LINE).abs() > 5e-5 {
+                line_height(s, single);
+            }
+            Some(1.0)
         }
         Some(LineSpacing::Exact(pt)) | Some(LineSpacing::AtLeast(pt)) if pt > 0.0 => {
             decl_pt(s, "line-height", pt);
+            None
         }
-        _ => {}
+        _ => None,
     }
 }
 
@@ -2568,6 +2688,27 @@ fn float_class_style(s: &mut String, align: Option<&str>, wrap: &str) {
         Some("center") => s.push_str("display:block;margin:6pt auto;"),
         _ => s.push_str("float:left;margin:0 9pt 6pt 0;"),
     }
+}
+
+/// Appends `line-height:{v};`, a unitless multiple with four decimals (two would move
+/// the 40th line of a page by a point) and no trailing zeros.
+fn line_height(s: &mut String, v: f32) {
+    let units = if v.is_finite() {
+        (f64::from(v) * 10_000.0).round().clamp(0.0, 1e12) as u64
+    } else {
+        0
+    };
+    let (int, mut frac) = (units / 10_000, units % 10_000);
+    let _ = write!(s, "line-height:{int}");
+    if frac != 0 {
+        let mut digits = 4;
+        while frac % 10 == 0 {
+            frac /= 10;
+            digits -= 1;
+        }
+        let _ = write!(s, ".{frac:0digits$}");
+    }
+    s.push(';');
 }
 
 /// A number for CSS: at most two decimals, no trailing zeros, never NaN.

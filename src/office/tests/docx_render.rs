@@ -568,9 +568,6 @@ fn a_comment_range_inside_a_tab_box_stays_inside_its_segments() {
 /// the x over the Ms.
 #[test]
 fn tabs_choose_their_stop_by_the_texts_real_width() {
-    use crate::office::fonts::{
-        DocumentFonts, FontCatalog, FontHints, FontPlan, FontSources, MachineFonts, NamedFont,
-    };
     let body = format!(
         concat!(
             r#"<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="1440"/><w:tab w:val="left" w:pos="2880"/></w:tabs></w:pPr>"#,
@@ -580,30 +577,7 @@ fn tabs_choose_their_stop_by_the_texts_real_width() {
         tab = tab_run()
     );
     let doc = parse_docx(&DocxFixture::new(&body).build(), &OfficeLimits::default()).unwrap();
-    let catalog = FontCatalog::scan(&crate::config::FontsConfig::default().dirs, 64 << 20);
-    assert!(
-        !catalog.family_faces("Carlito").is_empty(),
-        "scripts/test.sh installs fonts-crosextra-carlito"
-    );
-    let fonts = DocumentFonts {
-        named: vec![NamedFont {
-            name: "Calibri".into(),
-            hints: FontHints::default(),
-        }],
-        embedded: Vec::new(),
-    };
-    let plan = FontPlan::new(
-        &fonts,
-        &FontSources {
-            machine: Some(MachineFonts {
-                catalog: &catalog,
-                url_prefix: None,
-            }),
-            embedded: None,
-            embedded_urls: &Default::default(),
-            pptx_calibri: false,
-        },
-    );
+    let plan = machine_plan(&["Calibri"]);
     let measured = render_html(
         &doc,
         &RenderOptions {
@@ -616,6 +590,107 @@ fn tabs_choose_their_stop_by_the_texts_real_width() {
     let estimated = render_html(&doc, &RenderOptions::default());
     let p = paragraph_with(&estimated, "MMMMMMMMMM");
     assert!(p.contains(r#"style="min-width:72pt""#), "{p}");
+}
+
+/// The font plan of a document whose font table names `names`, with the machine's fonts.
+fn machine_plan(names: &[&str]) -> crate::office::fonts::FontPlan {
+    use crate::office::fonts::{
+        DocumentFonts, FontCatalog, FontHints, FontPlan, FontSources, MachineFonts, NamedFont,
+    };
+    let catalog = FontCatalog::scan(&crate::config::FontsConfig::default().dirs, 64 << 20);
+    assert!(
+        !catalog.family_faces("Carlito").is_empty(),
+        "scripts/test.sh installs fonts-crosextra-carlito"
+    );
+    let fonts = DocumentFonts {
+        named: names
+            .iter()
+            .map(|n| NamedFont {
+                name: (*n).into(),
+                hints: FontHints::default(),
+            })
+            .collect(),
+        embedded: Vec::new(),
+    };
+    FontPlan::new(
+        &fonts,
+        &FontSources {
+            machine: Some(MachineFonts {
+                catalog: &catalog,
+                url_prefix: None,
+            }),
+            embedded: None,
+            embedded_urls: &Default::default(),
+            pptx_calibri: false,
+        },
+    )
+}
+
+/// Single spacing is the face's own line: Calibri's (Carlito's) 1.2207 em, times the
+/// multiple; the paragraph box is set in the face of most of its text, a run in another
+/// face sets that multiple of its own face's line, and a face the machine does not know
+/// counts as the page's 1.15 em. Exact heights are the paragraph's alone.
+#[test]
+fn line_heights_are_the_faces_single_lines_times_the_multiple() {
+    let run = |face: &str, text: &str| {
+        format!(
+            r#"<w:r><w:rPr><w:rFonts w:ascii="{face}" w:hAnsi="{face}" w:eastAsia="Microsoft YaHei"/></w:rPr><w:t>{text}</w:t></w:r>"#
+        )
+    };
+    let body = format!(
+        concat!(
+            r#"<w:p><w:pPr><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/></w:rPr></w:pPr>{}</w:p>"#,
+            r#"<w:p><w:pPr><w:spacing w:line="276" w:lineRule="auto"/></w:pPr>{}{}</w:p>"#,
+            r#"<w:p><w:pPr><w:spacing w:line="300" w:lineRule="exact"/></w:pPr>{}{}</w:p>"#,
+            r#"<w:p>{}</w:p>"#,
+            r#"<w:p>{}{}</w:p>"#,
+        ),
+        run("Calibri", "Single"),
+        run("Calibri", "Multiple "),
+        run("Calibri", "中文"),
+        run("Calibri", "Exact "),
+        run("Calibri", "中文"),
+        run("Unknown Face", "Unknown"),
+        run("Verdana", "Mostly Verdana "),
+        run("Calibri", "a"),
+    );
+    let mut fixture = DocxFixture::new(&body);
+    fixture.styles = Some(w_part(
+        "styles",
+        r#"<w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/></w:rPr></w:rPrDefault></w:docDefaults>"#,
+    ));
+    let doc = parse_docx(&fixture.build(), &OfficeLimits::default()).unwrap();
+    let html = render_html(
+        &doc,
+        &RenderOptions {
+            fonts: machine_plan(&["Calibri", "Microsoft YaHei", "Verdana"]),
+            ..RenderOptions::default()
+        },
+    );
+    let single = paragraph_with(&html, "Single");
+    assert!(single.contains("line-height:1.2207;"), "{single}");
+    // 1.15 × 1.2207 for the paragraph, 1.15 × 1.448 (Noto Sans CJK) for the Chinese run.
+    let multiple = paragraph_with(&html, "Multiple");
+    assert!(multiple.contains("line-height:1.4038;"), "{multiple}");
+    assert!(
+        multiple.contains("line-height:1.6652;\">中文"),
+        "{multiple}"
+    );
+    let exact = paragraph_with(&html, "Exact");
+    assert_eq!(exact.matches("line-height").count(), 1, "{exact}");
+    assert!(exact.contains("line-height:15pt;"), "{exact}");
+    let unknown = paragraph_with(&html, "Unknown");
+    assert!(!unknown.contains("line-height"), "{unknown}");
+    // A Calibri document's paragraph of Verdana text: the box is Verdana's (DejaVu
+    // Sans, 1.1641 em), and the Calibri run sets its own line.
+    let verdana = paragraph_with(&html, "Mostly Verdana");
+    assert!(
+        verdana.starts_with(
+            r#"<p class="docx-p" style="line-height:1.1641;font-family:&#39;Verdana&#39;"#
+        ),
+        "{verdana}"
+    );
+    assert!(verdana.contains("line-height:1.2207;\">a<"), "{verdana}");
 }
 
 /// A side border lies its `w:space` outside the text: the paragraph's margin gives up
