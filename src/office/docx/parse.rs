@@ -26,6 +26,20 @@ use super::props::{number, on_off, twips, val, PPr, RPr, ThemeFonts};
 use super::styles::{CondFormat, Styles};
 use super::theme::ThemeColors;
 
+/// The Word version whose layout a document asks for (`w:compatSetting` named
+/// `compatibilityMode`: 11 for Word 2003, 12 for 2007, 14 for 2010, 15 for 2013 and
+/// later), when its settings name one.
+fn compatibility_mode(settings: Element<'_>) -> Option<u32> {
+    settings
+        .child(Ns::W, "compat")?
+        .children_named(Ns::W, "compatSetting")
+        .find(|c| c.attr(Ns::W, "name") == Some("compatibilityMode"))?
+        .attr(Ns::W, "val")?
+        .trim()
+        .parse()
+        .ok()
+}
+
 /// Word's default tab stop interval (720 twips) when settings name none.
 const DEFAULT_TAB_STOP: f32 = 36.0;
 
@@ -107,6 +121,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
         pending_marks: Vec::new(),
         check_box: None,
         shade_forms: true,
+        outdent_tables: true,
     };
     let mut doc = Document {
         properties: package.core_properties()?,
@@ -128,6 +143,7 @@ pub fn parse_package(package: &OfficePackage<'_>) -> OfficeResult<Document> {
         parser.shade_forms = settings
             .child(Ns::W, "doNotShadeFormData")
             .is_none_or(|e| !on_off(e));
+        parser.outdent_tables = compatibility_mode(settings).is_none_or(|m| m < 15);
     }
 
     let body = root.root().child(Ns::W, "body");
@@ -209,6 +225,11 @@ pub(super) struct Parser<'p, 'a> {
     pending_marks: Vec<Inline>,
     /// The check box of the content control being read, until its cached glyph is met.
     check_box: Option<PendingCheckBox>,
+    /// Left-aligned tables sit their first cell's left margin left of their indent, so
+    /// that the cell's text lines up with the text around (Word 2010 and older lay out
+    /// so, and Word keeps doing it for a document in compatibility mode 14 or lower, or
+    /// naming none; mode 15 puts the table's edge at the indent).
+    pub(super) outdent_tables: bool,
     /// Form fields get Word's grey shading (settings lack `w:doNotShadeFormData`).
     shade_forms: bool,
 }

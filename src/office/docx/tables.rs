@@ -114,6 +114,14 @@ impl Parser<'_, '_> {
         }
         table.rows.shrink_to_fit();
         resolve_vertical_merges(&mut table.rows, &merges);
+        if self.outdent_tables && table.align == Align::Left && !table.right_to_left {
+            table.indent -= table
+                .rows
+                .first()
+                .and_then(|r| r.cells.first())
+                .and_then(|c| c.margins)
+                .map_or(table.cell_margins.left, |m| m.left);
+        }
         table
     }
 

@@ -856,3 +856,65 @@ fn pattern_shading_mixes_its_colour_into_the_fill() {
     assert_eq!(fill("Olive").as_deref(), Some("#BFBF00"));
     assert_eq!(fill("Green").as_deref(), Some("#00FF00"));
 }
+
+/// A document laid out as Word 2010 or older (compatibility mode 14 or lower, or none
+/// named) outdents a left-aligned table by its first cell's left margin, so that the
+/// cell's text lines up with the body text; mode 15 puts the table's edge at its indent,
+/// and a centred table is not moved (LibreOffice 7.4 measured the same on these files).
+#[test]
+fn tables_of_older_word_versions_line_their_text_up_with_the_margin() {
+    let table = |jc: &str, ind: u32, cell_margin: &str| {
+        format!(
+            r#"<w:tbl><w:tblPr>{jc}<w:tblInd w:w="{ind}" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:tc><w:tcPr>{cell_margin}</w:tcPr><w:p><w:r><w:t>Cell</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"#
+        )
+    };
+    let body = [
+        table("", 0, ""),
+        table("", 720, ""),
+        table(
+            "",
+            0,
+            r#"<w:tcMar><w:left w:w="200" w:type="dxa"/></w:tcMar>"#,
+        ),
+        table(r#"<w:jc w:val="center"/>"#, 0, ""),
+    ]
+    .concat();
+    let tables = |mode: Option<u32>| -> Vec<String> {
+        let mut f = DocxFixture::new(&body);
+        if let Some(mode) = mode {
+            f.rels.push((
+                "rId70".into(),
+                "settings".into(),
+                "settings.xml".into(),
+                false,
+            ));
+            f.parts.push((
+                "word/settings.xml".into(),
+                w_part(
+                    "settings",
+                    &format!(r#"<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="{mode}"/></w:compat>"#),
+                )
+                .into_bytes(),
+            ));
+        }
+        let html = render(&f.build());
+        html.match_indices("<table")
+            .map(|(at, _)| html[at..at + html[at..].find('>').unwrap()].to_owned())
+            .collect()
+    };
+    for mode in [None, Some(14), Some(12)] {
+        let got = tables(mode);
+        assert!(got[0].contains("margin-left:-5.4pt;"), "{mode:?}: {got:?}");
+        assert!(got[1].contains("margin-left:30.6pt;"), "{mode:?}: {got:?}");
+        assert!(got[2].contains("margin-left:-10pt;"), "{mode:?}: {got:?}");
+        assert!(
+            got[3].contains("margin-left:auto;margin-right:auto;"),
+            "{got:?}"
+        );
+        assert!(!got[3].contains("-5.4pt"), "{got:?}");
+    }
+    let got = tables(Some(15));
+    assert!(!got[0].contains("margin-left"), "{got:?}");
+    assert!(got[1].contains("margin-left:36pt;"), "{got:?}");
+    assert!(!got[2].contains("margin-left"), "{got:?}");
+}
