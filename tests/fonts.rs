@@ -271,7 +271,8 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
         r#"(() => {
             const probes = {'Verdana sample': 'verdana', 'Calibri sample': 'calibri', '明朝の見本': 'mincho', 'Embedded sample': 'embedded', 'Georgia sample': 'georgia', 'Tahoma sample': 'tahoma'};
             let n = 0;
-            for (const el of document.querySelectorAll('#view-document span')) {
+            // A run whose face is its paragraph's own draws in the paragraph's box.
+            for (const el of document.querySelectorAll('#view-document span, #view-document p')) {
                 const probe = probes[el.textContent];
                 if (probe && el.children.length === 0) { el.setAttribute('data-probe', probe); n++; }
             }
@@ -279,7 +280,7 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
         })()"#,
     )
     .await;
-    assert_eq!(tagged, 6, "every sample run is a span");
+    assert_eq!(tagged, 6, "every sample run is an element of its own");
     // Wait for the web fonts the samples use (the embedded face comes from previewd).
     eval(&page, "Promise.all([...document.fonts].filter(f => f.status !== 'unloaded').map(f => f.loaded)).then(() => true)").await;
     page.execute(dom::EnableParams::default())
@@ -331,7 +332,7 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     );
     let height = eval(
         &page,
-        "(() => { const s = document.querySelector('[data-probe=tahoma]'); return Math.round(1000 * s.getBoundingClientRect().height / parseFloat(getComputedStyle(s).fontSize)); })()",
+        "(() => { const s = document.querySelector('[data-probe=tahoma]'); const r = document.createRange(); r.selectNodeContents(s); return Math.round(1000 * r.getBoundingClientRect().height / parseFloat(getComputedStyle(s).fontSize)); })()",
     )
     .await;
     let height = height.as_i64().unwrap();

@@ -62,11 +62,12 @@ pub struct LineMetrics {
     /// Descent below the baseline, in em (positive).
     pub descent: f32,
     /// The distance between the baselines of single-spaced lines in a word processor, in
-    /// em: `hhea`'s ascender, descender and line gap together (the typo values when the
-    /// face sets USE_TYPO_METRICS, the win values when `hhea` has none). LibreOffice
-    /// reads a face so for Writer's lines, and for the metric twins previewd serves it is
-    /// Word's single spacing of the original (Carlito 1.22 as Calibri, Liberation Sans
-    /// 1.15 as Arial); PowerPoint, unlike Word, sets every face at 1.2 em.
+    /// em: `hhea`'s ascender, descender and line gap together (the win values when `hhea`
+    /// has none). LibreOffice's Writer reads a face so, and for the stand-ins previewd
+    /// serves it is Word's single spacing of the original (Carlito 1.22 as Calibri,
+    /// Liberation Sans 1.15 as Arial, Wine's Tahoma 1.21 as Tahoma, whose typo values,
+    /// which it asks for with USE_TYPO_METRICS, are not the original's); PowerPoint, unlike
+    /// Word, sets every face at 1.2 em.
     pub line: f32,
 }
 
@@ -98,7 +99,7 @@ impl LineMetrics {
         (ascent > 0.0 && descent >= 0.0 && ascent + descent <= 8.0).then_some(LineMetrics {
             ascent,
             descent,
-            line: single_line(hhea, os2, em).unwrap_or(ascent + descent),
+            line: single_line(hhea, em).unwrap_or(ascent + descent),
         })
     }
 
@@ -120,24 +121,16 @@ impl LineMetrics {
     }
 }
 
-/// [`LineMetrics::line`] from the `hhea` and `OS/2` tables; `None` when neither has a
-/// sensible line.
-fn single_line(hhea: &[u8], os2: Option<&[u8]>, em: f32) -> Option<f32> {
-    let i16_at = |t: &[u8], at: usize| {
-        t.get(at..at + 2)
+/// [`LineMetrics::line`] from the `hhea` table; `None` when it has no sensible line.
+fn single_line(hhea: &[u8], em: f32) -> Option<f32> {
+    let at = |i: usize| {
+        hhea.get(i..i + 2)
             .map(|b| f32::from(i16::from_be_bytes([b[0], b[1]])))
     };
-    let sum = |t: &[u8], at: usize| -> Option<f32> {
-        let (a, d, gap) = (i16_at(t, at)?, i16_at(t, at + 2)?, i16_at(t, at + 4)?);
-        (a != 0.0 || d != 0.0).then_some(a - d + gap.max(0.0))
-    };
-    // fsSelection bit 7 at byte 62; sTypoAscender, sTypoDescender and sTypoLineGap at
-    // 68, 70 and 72; hhea's ascender, descender and lineGap at 4, 6 and 8.
-    let typo = os2
-        .filter(|t| t.get(62..64).is_some_and(|b| b[1] & 0x80 != 0))
-        .and_then(|t| sum(t, 68));
-    let line = typo.or_else(|| sum(hhea, 4))? / em;
-    (line > 0.0 && line <= 8.0).then_some(line)
+    // hhea's ascender, descender and lineGap at bytes 4, 6 and 8.
+    let (a, d, gap) = (at(4)?, at(6)?, at(8)?);
+    let line = (a - d + gap.max(0.0)) / em;
+    ((a != 0.0 || d != 0.0) && line > 0.0 && line <= 8.0).then_some(line)
 }
 
 /// Where a catalogued face's bytes are.
