@@ -826,3 +826,111 @@ async fn single_lines_are_as_tall_as_their_faces_say() {
         assert!((measured - pitch).abs() < 0.1, "{key}: {got}");
     }
 }
+
+/// The viewer breaks a frame whose text runs past its page into pages, as a word
+/// processor does: between blocks, between the lines of a paragraph (two lines at least
+/// on each side) and between the rows of a table (its header row repeated); every page
+/// has the section's header and footer, and page number fields count the pages.
+#[tokio::test(flavor = "multi_thread")]
+async fn long_text_is_broken_into_pages() {
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/></Relationships>"#;
+    let w = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
+    let header = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr {w}><w:p><w:r><w:t>Running head</w:t></w:r></w:p></w:hdr>"#
+    );
+    let footer = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:ftr {w}><w:p><w:r><w:t xml:space="preserve">Page </w:t></w:r><w:fldSimple w:instr="PAGE"><w:r><w:t>1</w:t></w:r></w:fldSimple><w:r><w:t xml:space="preserve"> of </w:t></w:r><w:fldSimple w:instr="NUMPAGES"><w:r><w:t>1</w:t></w:r></w:fldSimple></w:p></w:ftr>"#
+    );
+    let p = |t: &str| {
+        format!(r#"<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>{t}</w:t></w:r></w:p>"#)
+    };
+    let mut body: String = (1..=30).map(|i| p(&format!("Line {i}"))).collect();
+    // About 40 lines of one paragraph: it must be cut between its lines.
+    let words: Vec<String> = (1..=600).map(|i| format!("w{i}")).collect();
+    body.push_str(&p(&words.join(" ")));
+    body.push_str(r#"<w:tbl><w:tblPr><w:tblBorders><w:insideH w:val="single" w:sz="4"/></w:tblBorders></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid>"#);
+    body.push_str(r#"<w:tr><w:trPr><w:tblHeader/></w:trPr><w:tc><w:p><w:r><w:t>Heading row</w:t></w:r></w:p></w:tc></w:tr>"#);
+    for i in 1..=80 {
+        body.push_str(&format!(
+            r#"<w:tr><w:tc><w:p><w:r><w:t>Row {i}</w:t></w:r></w:p></w:tc></w:tr>"#
+        ));
+    }
+    body.push_str("</w:tbl>");
+    body.push_str(r#"<w:sectPr><w:headerReference w:type="default" r:id="rId1" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"/><w:footerReference w:type="default" r:id="rId2" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#);
+    let (_s, url) = serve_bytes(
+        "long.docx",
+        docx_with_parts(
+            &body,
+            &[
+                ("word/_rels/document.xml.rels", rels.to_string()),
+                ("word/header1.xml", header),
+                ("word/footer1.xml", footer),
+            ],
+        ),
+    )
+    .await;
+    let got = document_eval(
+        &url,
+        r#"(async () => {
+            // Pages are final once the script has not laid them out again for a while.
+            const settled = () => { const t = Number(document.documentElement.dataset.docxPaginated || 0); return t > 0 && Date.now() - t > 500; };
+            for (let i = 0; i < 200 && !settled(); i++) await new Promise((r) => setTimeout(r, 50));
+            const frames = [...document.querySelectorAll('#view-document .docx-page')];
+            const pages = frames.map((f) => {
+                const probe = document.createElement('div');
+                probe.style.cssText = 'position:absolute;height:calc(var(--page-h) - var(--m-bottom))';
+                f.appendChild(probe);
+                const limit = f.getBoundingClientRect().top + probe.getBoundingClientRect().height;
+                probe.remove();
+                const body = f.querySelector(':scope > .docx-body');
+                const last = body.lastElementChild;
+                return {
+                    overflow: last ? last.getBoundingClientRect().bottom - limit : 0,
+                    header: (f.querySelector(':scope > header') || {}).textContent || '',
+                    footer: (f.querySelector(':scope > footer') || {}).textContent || '',
+                    first: (body.firstElementChild || {}).textContent || '',
+                    label: f.getAttribute('aria-label'),
+                };
+            });
+            const text = frames.map((f) => f.querySelector(':scope > .docx-body').textContent).join(' ');
+            const words = text.match(/w[0-9]+/g) || [];
+            const rows = text.match(/Row [0-9]+/g) || [];
+            return { pages, words: words.length, rows: rows.length, headings: (text.match(/Heading row/g) || []).length };
+        })()"#,
+    )
+    .await;
+    let pages = got["pages"].as_array().unwrap_or_else(|| panic!("{got}"));
+    assert!(pages.len() >= 3, "{got}");
+    let n = pages.len();
+    for (i, page) in pages.iter().enumerate() {
+        assert!(
+            page["overflow"].as_f64().unwrap() <= 1.0,
+            "page {}: {got}",
+            i + 1
+        );
+        assert_eq!(page["header"].as_str().unwrap(), "Running head", "{got}");
+        assert_eq!(
+            page["footer"].as_str().unwrap(),
+            format!("Page {} of {n}", i + 1),
+            "{got}"
+        );
+        assert_eq!(page["label"].as_str().unwrap(), format!("Page {}", i + 1));
+    }
+    // Nothing lost or doubled, but the header row, which repeats on each page of the
+    // table; the long paragraph goes on from one page to the next.
+    assert_eq!(got["words"], 600, "{got}");
+    assert_eq!(got["rows"], 80, "{got}");
+    assert!(got["headings"].as_u64().unwrap() >= 2, "{got}");
+    assert!(
+        pages
+            .iter()
+            .any(|p| p["first"].as_str().unwrap().starts_with('w')),
+        "a page opens with the rest of the long paragraph: {got}"
+    );
+    assert!(
+        pages
+            .iter()
+            .any(|p| p["first"].as_str().unwrap().starts_with("Heading rowRow")),
+        "a page opens with the rest of the table under its header row: {got}"
+    );
+}

@@ -2,7 +2,8 @@
 // --format html`) in headless Chromium: the viewport is the first page's width (plus a
 // margin), the page frame is shown at its real size (no shrink-to-pane, no shadow), and the
 // capture is cropped to the page box: its width and the section's page height from the top
-// of the frame (previewd shows a section as one tall frame; page 1 is its first page height).
+// of the frame (the page's script breaks a frame into pages where its text runs past the
+// page; the harness waits for it, and page 1 is the first frame's page height).
 //
 //   node shoot_docx.js PAGE.html OUT.png   ->  prints {"width": W, "height": H} (px)
 //
@@ -47,6 +48,15 @@ const CSS = `
       };
       await Promise.all(Array.from(document.images).map((im) => (im.decode ? Promise.race([im.decode().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]) : null)));
       await document.fonts.ready;
+      // The page's script breaks the first frame into pages once the fonts are in (and
+      // again if a face loads late): wait until it has not done so for half a second.
+      const settled = () => {
+        const t = Number(document.documentElement.dataset.docxPaginated || 0);
+        return t > 0 && Date.now() - t > 500;
+      };
+      for (let i = 0; i < 200 && !settled(); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const r = p.getBoundingClientRect();
       return {
         x: r.left + window.scrollX,

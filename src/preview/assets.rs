@@ -39,7 +39,7 @@ static SHEET_CSS: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// Every asset by name, in a fixed order (the version digest depends on it).
-fn all() -> [(&'static str, Asset); 14] {
+fn all() -> [(&'static str, Asset); 15] {
     let asset = |body, content_type| Asset { body, content_type };
     [
         (
@@ -56,6 +56,7 @@ fn all() -> [(&'static str, Asset); 14] {
         ),
         ("highlight.css", asset(crate::highlight::stylesheet(), CSS)),
         ("docx.css", asset(crate::office::docx::STYLESHEET, CSS)),
+        ("docx-pages.js", asset(crate::office::docx::PAGES_JS, JS)),
         ("pptx.css", asset(crate::office::pptx::STYLESHEET, CSS)),
         (
             "pptx-viewer.css",

@@ -319,6 +319,12 @@ fn document_panel(snapshot: &Snapshot, options: &ShellOptions) -> Arc<str> {
             out.push_str("<div id=\"docx-root\" class=\"docx-host\">");
             out.push_str(&body);
             out.push_str("</div>");
+            // Breaks the page frames into pages where the browser's lines fall.
+            let _ = write!(
+                out,
+                "<script src=\"{}docx-pages.js\"></script>",
+                options.static_prefix
+            );
             drop(body);
             capped_view(out, options.rendered_view_bytes)
         })

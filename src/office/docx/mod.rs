@@ -24,4 +24,4 @@ mod tabs;
 mod theme;
 
 pub use parse::{parse_docx, parse_package};
-pub use render::{render_html, RenderOptions, STYLESHEET};
+pub use render::{render_html, RenderOptions, PAGES_JS, STYLESHEET};

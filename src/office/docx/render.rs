@@ -36,6 +36,11 @@ const SINGLE_LINE: f32 = 1.15;
 /// The stylesheet the rendered HTML expects.
 pub const STYLESHEET: &str = include_str!("render.css");
 
+/// The viewer script that breaks page frames into pages where the browser's lines fall
+/// (`viewers/docx/docx-pages.js`): the host page loads it after the document; a standalone
+/// page carries it inline.
+pub const PAGES_JS: &str = include_str!("../../../viewers/docx/docx-pages.js");
+
 /// How to render a document.
 #[derive(Debug, Clone)]
 pub struct RenderOptions {
@@ -106,7 +111,11 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
     r.out.push_str(&opts.fonts.style_element());
     r.document();
     if opts.standalone {
-        r.out.push_str("</body></html>\n");
+        // A standalone page carries the pagination script inline (no server to load it
+        // from; a script body cannot contain `</script`, and this one does not).
+        r.out.push_str("<script>");
+        r.out.push_str(PAGES_JS);
+        r.out.push_str("</script></body></html>\n");
     }
     r.out
 }
@@ -314,6 +323,25 @@ impl<'d> Renderer<'d, '_> {
             self.pitch = p.line_pitch;
             if let Some(part) = pick(&footers[page.section], kind) {
                 self.header_footer(part, "footer");
+            }
+            // The viewer script breaks a frame whose text runs past the page into pages;
+            // the section's later pages take the usual header and footer, not the first
+            // page's (kind 1) that this frame shows.
+            if kind == 1 {
+                let (header, footer) = (
+                    pick(&headers[page.section], 0),
+                    pick(&footers[page.section], 0),
+                );
+                if header.is_some() || footer.is_some() {
+                    self.out.push_str("<template class=\"docx-later-pages\">");
+                    if let Some(part) = header {
+                        self.header_footer(part, "header");
+                    }
+                    if let Some(part) = footer {
+                        self.header_footer(part, "footer");
+                    }
+                    self.out.push_str("</template>");
+                }
             }
             self.out.push_str("</section>");
         }
@@ -1398,7 +1426,14 @@ impl<'d> Renderer<'d, '_> {
                             Inline::Text { format, .. } => Some(format),
                             _ => None,
                         });
+                        // The viewer script numbers it again once it has laid out pages.
+                        let field = if name == "PAGE" { "PAGE" } else { "NUMPAGES" };
+                        let _ = write!(
+                            self.out,
+                            "<span class=\"docx-pgnum\" data-field=\"{field}\">"
+                        );
                         self.text(&n.to_string(), format.unwrap_or(base), base);
+                        self.out.push_str("</span>");
                     }
                     None => self.inlines(children, base),
                 }

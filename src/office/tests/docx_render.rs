@@ -159,8 +159,10 @@ fn page_frames_follow_sections_and_page_breaks_and_fill_page_numbers() {
     assert!(html.contains("--page-w:595.3pt;--page-h:841.9pt"));
     for n in 1..=3 {
         assert!(
-            html.contains(&format!("Page {n} of 3")),
-            "footer of page {n}"
+            html.contains(&format!(
+                r#"Page <span class="docx-pgnum" data-field="PAGE">{n}</span> of <span class="docx-pgnum" data-field="NUMPAGES">3</span>"#
+            )),
+            "footer of page {n}: {html}"
         );
     }
     let first = html.find("first").unwrap();
@@ -917,4 +919,28 @@ fn tables_of_older_word_versions_line_their_text_up_with_the_margin() {
     assert!(!got[0].contains("margin-left"), "{got:?}");
     assert!(got[1].contains("margin-left:36pt;"), "{got:?}");
     assert!(!got[2].contains("margin-left"), "{got:?}");
+}
+
+/// A standalone page carries the pagination script inline, whole (a script body cannot
+/// hold `</script`); a page for a host leaves it to the host. Page number fields are
+/// marked for the script to number again.
+#[test]
+fn standalone_pages_carry_the_pagination_script() {
+    use crate::office::docx::PAGES_JS;
+    assert!(!PAGES_JS.contains("</script"));
+    let doc = parse_docx(&DocxFixture::new(&para("Text")).build(), &OfficeLimits::default())
+        .unwrap();
+    let standalone = render_html(
+        &doc,
+        &RenderOptions {
+            standalone: true,
+            ..RenderOptions::default()
+        },
+    );
+    assert!(
+        standalone.ends_with(&format!("<script>{PAGES_JS}</script></body></html>\n")),
+        "{standalone}"
+    );
+    let hosted = render_html(&doc, &RenderOptions::default());
+    assert!(!hosted.contains("<script"), "{hosted}");
 }
