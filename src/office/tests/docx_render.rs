@@ -928,8 +928,11 @@ fn tables_of_older_word_versions_line_their_text_up_with_the_margin() {
 fn standalone_pages_carry_the_pagination_script() {
     use crate::office::docx::PAGES_JS;
     assert!(!PAGES_JS.contains("</script"));
-    let doc = parse_docx(&DocxFixture::new(&para("Text")).build(), &OfficeLimits::default())
-        .unwrap();
+    let doc = parse_docx(
+        &DocxFixture::new(&para("Text")).build(),
+        &OfficeLimits::default(),
+    )
+    .unwrap();
     let standalone = render_html(
         &doc,
         &RenderOptions {
