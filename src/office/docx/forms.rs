@@ -214,7 +214,7 @@ fn check_box(
     mut format: RunFormat,
 ) -> Inline {
     let text = super::parse::symbol_text(font, code);
-    if !is_symbol_font(font) {
+    if !crate::office::fonts::legacy_symbol(font) {
         format.font = Some(font.into());
     }
     Inline::CheckBox(CheckBox {
@@ -224,11 +224,4 @@ fn check_box(
         form_field,
         format,
     })
-}
-
-/// Fonts whose glyphs sit at byte positions (or at U+F000 plus the byte), not at the
-/// Unicode of what they show.
-fn is_symbol_font(font: &str) -> bool {
-    let f = font.trim().to_ascii_lowercase();
-    f == "symbol" || f.starts_with("wingdings") || f == "webdings"
 }

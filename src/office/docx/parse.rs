@@ -725,7 +725,22 @@ impl Parser<'_, '_> {
                     } else {
                         &format
                     };
-                    self.push_text(sink, &text, format);
+                    // Text set in a symbol font shows the characters the font draws at
+                    // its code points (Symbol's `a` is α): the page draws Unicode faces.
+                    let symbol = format
+                        .font
+                        .as_deref()
+                        .filter(|f| crate::office::fonts::legacy_symbol(f));
+                    match symbol {
+                        Some(font) => {
+                            let shown: String = text
+                                .chars()
+                                .map(|ch| symbol_text(font, u32::from(ch)))
+                                .collect();
+                            self.push_text(sink, &shown, format);
+                        }
+                        None => self.push_text(sink, &text, format),
+                    }
                 }
                 "tab" | "ptab" => self.push_visible(sink, Inline::Tab),
                 "br" => {
@@ -1187,7 +1202,7 @@ pub(super) fn symbol_text(font: &str, code: u32) -> String {
         ("Symbol", 0xE3 | 0xD3) => Some('©'),
         ("Symbol", 0xE2 | 0xD2) => Some('®'),
         ("Symbol", 0xE4 | 0xD4) => Some('™'),
-        ("Symbol", b @ 0x61..=0x7A) => greek(b),
+        ("Symbol", b @ (0x41..=0x5A | 0x61..=0x7A)) => greek(b),
         ("Wingdings", 0xFC) => Some('✓'),
         ("Wingdings", 0xFB) => Some('✗'),
         ("Wingdings", 0xA7) => Some('▪'),
@@ -1211,10 +1226,15 @@ pub(super) fn symbol_text(font: &str, code: u32) -> String {
     }
 }
 
-/// Lower-case Greek letters at their Symbol-font positions.
+/// Greek letters at their Symbol-font positions (the Latin letters' bytes).
 fn greek(b: u32) -> Option<char> {
-    const LETTERS: &str = "αβχδεφγηιϕκλμνοπθρστυϖωξψζ";
-    LETTERS.chars().nth((b - 0x61) as usize)
+    const LOWER: &str = "αβχδεφγηιϕκλμνοπθρστυϖωξψζ";
+    const UPPER: &str = "ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ";
+    match b {
+        0x41..=0x5A => UPPER.chars().nth((b - 0x41) as usize),
+        0x61..=0x7A => LOWER.chars().nth((b - 0x61) as usize),
+        _ => None,
+    }
 }
 
 /// The mark of a `w:commentRangeStart` or `w:commentRangeEnd`.

@@ -15,4 +15,4 @@ pub use advance::Advances;
 pub use catalog::{CatalogFace, FontCatalog, FontFile, LineMetrics};
 pub use embedded::{document_fonts, DocumentFonts, EmbeddedFont, NamedFont};
 pub use plan::{FontPlan, FontSources, MachineFonts};
-pub use resolve::{resolve, FontHints, FontStack, Generic};
+pub use resolve::{legacy_symbol, resolve, FontHints, FontStack, Generic};

@@ -18,7 +18,7 @@ use std::fmt::Write;
 use super::advance::Advances;
 use super::catalog::{FontCatalog, LineMetrics};
 use super::embedded::DocumentFonts;
-use super::resolve::{resolve, safe_name, FontHints};
+use super::resolve::{legacy_symbol, resolve, safe_name, FontHints};
 
 /// Where the faces of a plan come from.
 #[derive(Debug, Clone, Copy)]
@@ -116,7 +116,10 @@ impl FontPlan {
                 continue;
             }
             let stack = resolve(&named.name, &named.hints);
-            let mut candidates: Vec<String> = safe_name(&named.name).into_iter().collect();
+            let mut candidates: Vec<String> = safe_name(&named.name)
+                .filter(|_| !legacy_symbol(&named.name))
+                .into_iter()
+                .collect();
             if let Some(stack) = &stack {
                 candidates.extend(stack.open_families(&named.name).map(str::to_owned));
             }
@@ -132,7 +135,7 @@ impl FontPlan {
         for named in &fonts.named {
             // A machine face under the document's own name (Wine's Tahoma) is served
             // too: the stack names it first, and a client without it would fall back.
-            if let Some(own) = safe_name(&named.name) {
+            if let Some(own) = safe_name(&named.name).filter(|_| !legacy_symbol(&named.name)) {
                 if !families.contains(&own) && !catalog.family_faces(&own).is_empty() {
                     families.push(own);
                 }
@@ -324,6 +327,27 @@ mod tests {
         assert_eq!(FontPlan::default().line_metrics(None), None);
     }
 
+    /// The plan of a document naming `names`, with `catalog`'s faces served under
+    /// `/fonts/`.
+    fn served_plan(catalog: &FontCatalog, names: &[&str]) -> FontPlan {
+        let fonts = DocumentFonts {
+            named: names.iter().map(|n| named(n)).collect(),
+            embedded: Vec::new(),
+        };
+        FontPlan::new(
+            &fonts,
+            &FontSources {
+                machine: Some(MachineFonts {
+                    catalog,
+                    url_prefix: Some("/fonts/"),
+                }),
+                embedded: None,
+                embedded_urls: &HashMap::new(),
+                pptx_calibri: false,
+            },
+        )
+    }
+
     /// A machine font with the document's own name (Wine's Tahoma, from fonts-wine, in
     /// the default `fonts.dirs`) is served under that name, so a client without it still
     /// lays the text out with it.
@@ -332,22 +356,7 @@ mod tests {
         let catalog = FontCatalog::scan(&crate::config::FontsConfig::default().dirs, 64 << 20);
         let tahoma = catalog.family_faces("Tahoma");
         let face = tahoma.first().expect("scripts/test.sh installs fonts-wine");
-        let fonts = DocumentFonts {
-            named: vec![named("Tahoma")],
-            embedded: Vec::new(),
-        };
-        let plan = FontPlan::new(
-            &fonts,
-            &FontSources {
-                machine: Some(MachineFonts {
-                    catalog: &catalog,
-                    url_prefix: Some("/fonts/"),
-                }),
-                embedded: None,
-                embedded_urls: &HashMap::new(),
-                pptx_calibri: false,
-            },
-        );
+        let plan = served_plan(&catalog, &["Tahoma"]);
         let css = plan.face_rules();
         assert!(
             css.contains(&format!(
@@ -359,6 +368,28 @@ mod tests {
         assert_eq!(
             plan.stack("Tahoma").unwrap(),
             "'Tahoma','DejaVu Sans',sans-serif"
+        );
+    }
+
+    /// Wine's Symbol (fonts-wine, in the default `fonts.dirs`) lays its glyphs out by
+    /// Symbol's own code points (U+2022 is an infinity sign there): a document naming
+    /// Symbol gets no face under that name, and its text (already Unicode) is drawn by
+    /// Unicode faces.
+    #[test]
+    fn a_machine_symbol_font_is_never_served() {
+        let catalog = FontCatalog::scan(&crate::config::FontsConfig::default().dirs, 64 << 20);
+        assert!(
+            !catalog.family_faces("Symbol").is_empty(),
+            "scripts/test.sh installs fonts-wine, which has a Symbol"
+        );
+        let plan = served_plan(&catalog, &["Symbol", "Wingdings"]);
+        let css = plan.face_rules();
+        assert!(!css.contains("font-family:'Symbol'"), "{css}");
+        assert!(!css.contains("font-family:'Wingdings'"), "{css}");
+        assert!(css.contains("font-family:'DejaVu Sans'"), "{css}");
+        assert_eq!(
+            plan.stack("Symbol").unwrap(),
+            "'OpenSymbol','DejaVu Sans',sans-serif"
         );
     }
 }

@@ -345,6 +345,18 @@ pub fn safe_name(name: &str) -> Option<String> {
 pub fn resolve(name: &str, hints: &FontHints) -> Option<FontStack> {
     let own = safe_name(name)?;
     let lower = own.to_lowercase();
+    if legacy_symbol(&lower) {
+        // previewd shows these fonts' characters as the Unicode characters they draw
+        // (a Symbol bullet is U+2022), which Unicode faces draw. A machine face under the
+        // name lays its glyphs out by the font's own code points: Wine's Symbol draws
+        // U+2022 as an infinity sign. It is never named.
+        return Some(FontStack {
+            // LibreOffice's own symbol face, then one with the arrows, checks and
+            // ornaments Wingdings bullets become.
+            families: vec![Cow::Borrowed("OpenSymbol"), Cow::Borrowed("DejaVu Sans")],
+            generic: Generic::SansSerif,
+        });
+    }
     let mut families: Vec<Cow<'static, str>> = Vec::with_capacity(4);
     let push = |families: &mut Vec<Cow<'static, str>>, f: &'static str| {
         if !families.iter().any(|g| g.eq_ignore_ascii_case(f)) {
@@ -397,6 +409,14 @@ pub fn resolve(name: &str, hints: &FontHints) -> Option<FontStack> {
         }
     };
     Some(FontStack { families, generic })
+}
+
+/// Whether `name` is one of Office's symbol fonts (Symbol, Wingdings 1–3, Webdings),
+/// whose glyphs sit at their own code points (U+F020–U+F0FF, or the Latin letters)
+/// rather than at the Unicode characters they show.
+pub fn legacy_symbol(name: &str) -> bool {
+    let f = name.trim().to_ascii_lowercase();
+    f == "symbol" || f.starts_with("wingdings") || f == "webdings"
 }
 
 fn noto_cjk(serif: bool, region: Cjk) -> &'static str {
@@ -501,6 +521,23 @@ mod tests {
             stack("Georgia", FontHints::default()),
             "'Gelasio','Georgia','Liberation Serif',serif"
         );
+    }
+
+    /// Office's symbol fonts are never named: their characters reach the page as the
+    /// Unicode they show, which a face under their name (Wine's Symbol) draws as other
+    /// glyphs.
+    #[test]
+    fn symbol_fonts_resolve_to_unicode_faces_only() {
+        for name in ["Symbol", "Wingdings", "Wingdings 2", "Webdings", " symbol "] {
+            assert_eq!(
+                stack(name, FontHints::default()),
+                "'OpenSymbol','DejaVu Sans',sans-serif",
+                "{name}"
+            );
+        }
+        assert!(legacy_symbol("Wingdings 3"));
+        assert!(!legacy_symbol("Segoe UI Symbol"));
+        assert!(!legacy_symbol("MS Gothic"));
     }
 
     #[test]

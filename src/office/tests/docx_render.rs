@@ -947,3 +947,19 @@ fn standalone_pages_carry_the_pagination_script() {
     let hosted = render_html(&doc, &RenderOptions::default());
     assert!(!hosted.contains("<script"), "{hosted}");
 }
+
+/// Text set in Symbol shows what the font draws at its code points (`a` is α, `W` Ω,
+/// `·` at 0xB7 a bullet, as `w:sym` does), and the page names Unicode faces for it, never a
+/// face called Symbol.
+#[test]
+fn symbol_font_text_becomes_the_unicode_it_shows() {
+    let body = r#"<w:p><w:r><w:t xml:space="preserve">Greek </w:t></w:r><w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>a·bW</w:t></w:r></w:p>"#;
+    let html = render(&DocxFixture::new(body).build());
+    let p = paragraph_with(&html, "Greek");
+    assert!(p.contains(">α•βΩ</span>"), "{p}");
+    assert!(
+        p.contains("font-family:&#39;OpenSymbol&#39;,&#39;DejaVu Sans&#39;,sans-serif"),
+        "{p}"
+    );
+    assert!(!p.contains("&#39;Symbol&#39;"), "{p}");
+}
