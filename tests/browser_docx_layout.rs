@@ -934,3 +934,40 @@ async fn long_text_is_broken_into_pages() {
         "a page opens with the rest of the table under its header row: {got}"
     );
 }
+
+/// Rows are not split between pages, so a row taller than a page stays on its page
+/// with the rows before it (moving it would leave a blank page, as it did with a résumé
+/// laid out as one tall row), and what follows it starts the next page.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_table_row_taller_than_a_page_stays_on_its_page() {
+    let lines: String = (1..=80)
+        .map(|i| format!(r#"<w:p><w:r><w:t>Tall line {i}</w:t></w:r></w:p>"#))
+        .collect();
+    let body = format!(
+        concat!(
+            r#"<w:tbl><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid>"#,
+            r#"<w:tr><w:tc><w:p><w:r><w:t>Row one</w:t></w:r></w:p></w:tc></w:tr>"#,
+            r#"<w:tr><w:tc>{}</w:tc></w:tr></w:tbl>"#,
+            r#"<w:p><w:r><w:t>After the table</w:t></w:r></w:p>"#,
+        ),
+        lines
+    );
+    let (_s, url) = serve_bytes("tall.docx", docx_with_body(&body)).await;
+    let got = document_eval(
+        &url,
+        r#"(async () => {
+            const settled = () => { const t = Number(document.documentElement.dataset.docxPaginated || 0); return t > 0 && Date.now() - t > 500; };
+            for (let i = 0; i < 200 && !settled(); i++) await new Promise((r) => setTimeout(r, 50));
+            return [...document.querySelectorAll('#view-document .docx-page')].map((f) => f.querySelector(':scope > .docx-body').textContent);
+        })()"#,
+    )
+    .await;
+    let pages = got.as_array().unwrap_or_else(|| panic!("{got}"));
+    assert_eq!(pages.len(), 2, "{got}");
+    let first = pages[0].as_str().unwrap();
+    assert!(
+        first.contains("Row one") && first.contains("Tall line 80"),
+        "{got}"
+    );
+    assert_eq!(pages[1].as_str().unwrap(), "After the table", "{got}");
+}

@@ -119,6 +119,16 @@
           let k = from;
           while (k < rows.length && rows[k].getBoundingClientRect().bottom - start <= avail + 0.5) k++;
           if (k >= rows.length) break;
+          // Rows are not split: one taller than a page would be no better on the next
+          // (and would leave this one blank), so it stays and fills this page.
+          const tall = rows[k].getBoundingClientRect();
+          if (tall.height + headHeight > avail + 0.5) {
+            start = tall.bottom - avail - 1;
+            from = k + 1;
+            first = false;
+            if (from >= rows.length) break;
+            continue;
+          }
           if (k === from) {
             if (k === heads && !first) {
               cuts.push({ index: i });
