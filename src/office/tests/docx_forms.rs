@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::support::{w_part, DocxFixture};
+use super::support::DocxFixture;
 use crate::office::docx::parse_docx;
 use crate::office::docx::render::{render_html, RenderOptions};
 use crate::office::OfficeLimits;
@@ -191,16 +191,7 @@ fn form_fields_document(settings: Option<&str>) -> Vec<u8> {
     );
     let mut fixture = DocxFixture::new(&body);
     if let Some(settings) = settings {
-        fixture.rels.push((
-            "rId50".into(),
-            "settings".into(),
-            "settings.xml".into(),
-            false,
-        ));
-        fixture.parts.push((
-            "word/settings.xml".into(),
-            w_part("settings", settings).into(),
-        ));
+        fixture.with_settings(settings);
     }
     fixture.build()
 }

@@ -392,16 +392,7 @@ fn default_tab_stop_comes_from_settings() {
         "<w:p><w:r><w:t>a</w:t></w:r>{}<w:r><w:t>b</w:t></w:r></w:p>",
         tab_run()
     ));
-    f.rels.push((
-        "rId70".into(),
-        "settings".into(),
-        "settings.xml".into(),
-        false,
-    ));
-    f.parts.push((
-        "word/settings.xml".into(),
-        w_part("settings", r#"<w:defaultTabStop w:val="360"/>"#).into_bytes(),
-    ));
+    f.with_settings(r#"<w:defaultTabStop w:val="360"/>"#);
     let bytes = f.build();
     let doc = parse_docx(&bytes, &OfficeLimits::default()).unwrap();
     assert_eq!(doc.default_tab_stop, 18.0);
@@ -884,20 +875,7 @@ fn tables_of_older_word_versions_line_their_text_up_with_the_margin() {
     let tables = |mode: Option<u32>| -> Vec<String> {
         let mut f = DocxFixture::new(&body);
         if let Some(mode) = mode {
-            f.rels.push((
-                "rId70".into(),
-                "settings".into(),
-                "settings.xml".into(),
-                false,
-            ));
-            f.parts.push((
-                "word/settings.xml".into(),
-                w_part(
-                    "settings",
-                    &format!(r#"<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="{mode}"/></w:compat>"#),
-                )
-                .into_bytes(),
-            ));
+            f.with_settings(&format!(r#"<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="{mode}"/></w:compat>"#));
         }
         let html = render(&f.build());
         html.match_indices("<table")

@@ -131,6 +131,20 @@ pub(crate) fn w_part(root: &str, inner: &str) -> String {
 }
 
 impl DocxFixture {
+    /// Adds a settings part holding `inner`, related to the main document.
+    pub(crate) fn with_settings(&mut self, inner: &str) {
+        self.rels.push((
+            "rId70".into(),
+            "settings".into(),
+            "settings.xml".into(),
+            false,
+        ));
+        self.parts.push((
+            "word/settings.xml".into(),
+            w_part("settings", inner).into_bytes(),
+        ));
+    }
+
     pub(crate) fn new(body: &str) -> Self {
         Self {
             body: body.to_owned(),
