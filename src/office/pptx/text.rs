@@ -799,7 +799,10 @@ fn symbol_char(ch: char, font: &str) -> Option<char> {
 }
 
 /// A bullet character as shown: symbol-font characters are mapped to the Unicode shape
-/// they draw (the fonts are rarely installed). Returns whether the font should be kept.
+/// they draw (the fonts are rarely installed). Returns whether the font should be kept:
+/// a symbol font is, as the resolver turns it into the faces that draw those shapes at
+/// sizes near the symbol font's (OpenSymbol, then DejaVu Sans; `fonts::resolve`): in
+/// the text's face a Wingdings square bullet was a third larger and sat lower.
 fn bullet_char(c: &str, font: Option<&str>) -> (String, bool) {
     let ch = c.chars().next().unwrap_or('\u{2022}');
     let symbol_font = font
@@ -814,7 +817,7 @@ fn bullet_char(c: &str, font: Option<&str>) -> (String, bool) {
         })
     });
     match mapped {
-        Some(m) => (m.to_string(), false),
+        Some(m) => (m.to_string(), true),
         // Private-use code points come from symbol fonts too.
         None if ('\u{F000}'..='\u{F0FF}').contains(&ch) => ("\u{2022}".to_owned(), false),
         None => (ch.to_string(), true),
@@ -979,19 +982,19 @@ mod tests {
         // moved into the private use area): U+F0FC is the check mark, U+F06E the square.
         assert_eq!(
             bullet_char("\u{F0FC}", Some("Wingdings")),
-            ("\u{2714}".to_owned(), false)
+            ("\u{2714}".to_owned(), true)
         );
         assert_eq!(
             bullet_char("\u{F06E}", Some("Wingdings")),
-            ("\u{25A0}".to_owned(), false)
+            ("\u{25A0}".to_owned(), true)
         );
         assert_eq!(
             bullet_char("\u{F0D8}", Some("Wingdings")),
-            ("\u{27A2}".to_owned(), false)
+            ("\u{27A2}".to_owned(), true)
         );
         assert_eq!(
             bullet_char("\u{F0DE}", Some("Symbol")),
-            ("\u{21D2}".to_owned(), false)
+            ("\u{21D2}".to_owned(), true)
         );
     }
 
@@ -1001,21 +1004,21 @@ mod tests {
         // triangle, not Wingdings' (whose table would draw a small square).
         assert_eq!(
             bullet_char("\u{F07D}", Some("Wingdings 3")),
-            ("\u{25B6}".to_owned(), false)
+            ("\u{25B6}".to_owned(), true)
         );
         assert_eq!(
             bullet_char("}", Some("Wingdings 3")),
-            ("\u{25B6}".to_owned(), false)
+            ("\u{25B6}".to_owned(), true)
         );
         // The same theme in other decks (powertools-TenSlides, FiveSlides) writes U+F075.
         assert_eq!(
             bullet_char("\u{F075}", Some("Wingdings 3")),
-            ("\u{25B6}".to_owned(), false)
+            ("\u{25B6}".to_owned(), true)
         );
         // Wingdings' own check mark is unchanged.
         assert_eq!(
             bullet_char("\u{F0FC}", Some("Wingdings")),
-            ("\u{2714}".to_owned(), false)
+            ("\u{2714}".to_owned(), true)
         );
     }
 
@@ -1042,7 +1045,7 @@ mod tests {
 
     #[test]
     fn symbol_bullets_map_to_unicode() {
-        assert_eq!(bullet_char("§", Some("Wingdings")), ("▪".to_owned(), false));
+        assert_eq!(bullet_char("§", Some("Wingdings")), ("▪".to_owned(), true));
         assert_eq!(bullet_char("•", Some("Arial")), ("•".to_owned(), true));
         assert_eq!(bullet_char("\u{F0B7}", None), ("•".to_owned(), false));
     }

@@ -464,6 +464,23 @@ fn auto_numbered_bullets_count_per_level() {
     assert!(html.contains(">b)</span>"));
 }
 
+/// A Wingdings bullet is drawn as the Unicode shape its character stands for, in the
+/// faces that stand in for symbol fonts (OpenSymbol first), not in the text's face,
+/// whose square was a third larger (`shapecrawler-031`).
+#[test]
+fn symbol_font_bullets_are_drawn_in_the_symbol_stand_ins() {
+    let body = r#"<a:p><a:pPr><a:buFont typeface="Wingdings"/><a:buChar char="&#xF06E;"/></a:pPr><a:r><a:rPr><a:latin typeface="Tahoma"/></a:rPr><a:t>squared</a:t></a:r></a:p>"#;
+    let p = one_slide(&pptx_sp(3, None, Some((0, 0, 100, 100)), "", body));
+    let html = html_of(&p, 0);
+    let start = html.find("class=\"pptx-bu\"").expect("a bullet");
+    let bullet = &html[start..start + html[start..].find("</span>").expect("end")];
+    assert!(bullet.ends_with(">\u{25A0}"), "{bullet}");
+    assert!(
+        bullet.contains("font-family:'OpenSymbol','DejaVu Sans'"),
+        "{bullet}"
+    );
+}
+
 #[test]
 fn hidden_slides_order_and_notes() {
     let mut hidden = PptxSlide::new(&pptx_sp(
