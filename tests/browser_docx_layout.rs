@@ -971,3 +971,63 @@ async fn a_table_row_taller_than_a_page_stays_on_its_page() {
     );
     assert_eq!(pages[1].as_str().unwrap(), "After the table", "{got}");
 }
+
+/// A paragraph kept with the next (`w:keepNext`, as every built-in heading is) starts a
+/// page with it rather than end the page above alone, a chain of them moves together,
+/// and a paragraph that keeps its lines together (`w:keepLines`) moves whole rather
+/// than split. Lines are 12 pt exactly, so a 648 pt page body holds 54.
+#[tokio::test(flavor = "multi_thread")]
+async fn kept_paragraphs_move_to_the_next_page_together() {
+    let para = |text: &str, keep: &str| {
+        format!(
+            r#"<w:p><w:pPr>{keep}<w:spacing w:before="0" w:after="0" w:line="240" w:lineRule="exact"/></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"#
+        )
+    };
+    // Lines of one paragraph, ended by breaks.
+    let lines = |key: &str, n: usize, keep: &str| {
+        let runs: Vec<String> = (1..=n)
+            .map(|i| format!("<w:r><w:t>{key} {i}</w:t></w:r>"))
+            .collect();
+        format!(
+            r#"<w:p><w:pPr>{keep}<w:spacing w:before="0" w:after="0" w:line="240" w:lineRule="exact"/></w:pPr>{}</w:p>"#,
+            runs.join("<w:r><w:br/></w:r>")
+        )
+    };
+    let mut body = String::new();
+    // Page 1: 51 lines and a chain of two kept paragraphs leave one line, too little for
+    // two lines of the paragraph after them: the chain goes over with it.
+    for i in 1..=51 {
+        body.push_str(&para(&format!("Filler {i}"), ""));
+    }
+    body.push_str(&para("Chain one", "<w:keepNext/>"));
+    body.push_str(&para("Chain two", "<w:keepNext/>"));
+    body.push_str(&lines("Long", 4, ""));
+    // Page 2: 6 + 45 lines leave three, where six lines kept together do not fit.
+    for i in 1..=45 {
+        body.push_str(&para(&format!("More {i}"), ""));
+    }
+    body.push_str(&lines("Together", 6, "<w:keepLines/>"));
+    body.push_str(r#"<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#);
+    let (_s, url) = serve_bytes("kept.docx", docx_with_body(&body)).await;
+    let got = document_eval(
+        &url,
+        r#"(async () => {
+            const settled = () => { const t = Number(document.documentElement.dataset.docxPaginated || 0); return t > 0 && Date.now() - t > 500; };
+            for (let i = 0; i < 200 && !settled(); i++) await new Promise((r) => setTimeout(r, 50));
+            return [...document.querySelectorAll('#view-document .docx-page')].map((f) => {
+                const blocks = [...f.querySelector(':scope > .docx-body').children];
+                return { first: blocks[0].textContent, last: blocks[blocks.length - 1].textContent };
+            });
+        })()"#,
+    )
+    .await;
+    let pages = got.as_array().unwrap_or_else(|| panic!("{got}"));
+    assert_eq!(pages.len(), 3, "{got}");
+    assert_eq!(pages[0]["last"], "Filler 51", "{got}");
+    assert_eq!(pages[1]["first"], "Chain one", "{got}");
+    assert_eq!(pages[1]["last"], "More 45", "{got}");
+    assert_eq!(
+        pages[2]["first"], "Together 1Together 2Together 3Together 4Together 5Together 6",
+        "{got}"
+    );
+}

@@ -4,7 +4,8 @@
 // whose body runs past its page's bottom margin into pages, as a word processor does:
 // blocks that do not fit move to a new frame with the section's header and footer, a
 // paragraph is split between its lines (two lines at least on each side, Word's widow
-// and orphan control), a table between its rows (repeating its header rows). Page number
+// and orphan control; none when it keeps its lines together), a table between its rows
+// (repeating its header rows), and a paragraph kept with the next goes with it. Page number
 // fields are numbered again afterwards. A resize of the view undoes and redoes it, since
 // the text wraps anew in a narrower frame.
 //
@@ -73,16 +74,46 @@
     const avail = limitOf(frame) - body.getBoundingClientRect().top;
     const cuts = [];
     if (blocks.length === 0 || avail <= 0) return cuts;
-    let start = blocks[0].getBoundingClientRect().top - parseFloat(getComputedStyle(blocks[0]).marginTop || "0");
+    // The top of a block's box, its space above included.
+    const topOf = function (b) {
+      return b.getBoundingClientRect().top - parseFloat(getComputedStyle(b).marginTop || "0");
+    };
+    let start = topOf(blocks[0]);
     let first = true; // the block being looked at opens its page
-    for (let i = 0; i < blocks.length; i++) {
+    let opened = 0; // the block the page opened with (or inside)
+    let kept = -1; // the block a keep-with-next chain was last moved for
+    // Where a page that would open with block `i` opens instead: before the paragraphs
+    // above it that keep with their next (Word's "keep with next": a heading goes with
+    // the text it heads), unless that chain runs up to the page's first block (then
+    // Word breaks it as if unkept).
+    const keepStart = function (i) {
+      let j = i;
+      while (j - 1 > opened && blocks[j - 1].hasAttribute("data-keep-next")) j--;
+      return j;
+    };
+    // A page opening with block `i`: `false` when it opened earlier, with a chain of
+    // kept paragraphs; the caller then looks at block `i` again on that new page.
+    const open = function (i) {
+      const j = kept === i ? i : keepStart(i);
+      cuts.push({ index: j });
+      opened = j;
+      start = topOf(blocks[j]);
+      first = true;
+      if (j === i) return true;
+      kept = i;
+      first = false;
+      return false;
+    };
+    blocks: for (let i = 0; i < blocks.length; i++) {
       const block = blocks[i];
       const r = block.getBoundingClientRect();
       if (r.bottom - start <= avail + 0.5) {
         first = false;
         continue;
       }
-      if (/^(P|H[1-6])$/.test(block.tagName) && !block.querySelector("img, svg, .docx-textbox")) {
+      const paragraph = /^(P|H[1-6])$/.test(block.tagName) && !block.querySelector("img, svg, .docx-textbox");
+      // Lines kept together split only when they are taller than a page.
+      if (paragraph && !(block.hasAttribute("data-keep-lines") && r.height <= avail)) {
         // Cut between lines, two at least on each side of a cut, as often as it takes.
         const all = lines(block);
         let from = 0;
@@ -93,16 +124,18 @@
           if (all.length - k < 2) k = all.length - 2;
           if (k - from < 2) {
             if (from === 0 && !first) {
-              cuts.push({ index: i });
+              if (!open(i)) {
+                i--;
+                continue blocks;
+              }
               start = all[0].top;
-              from = 0;
-              first = true;
               continue;
             }
             k = Math.max(k, from + 1);
             if (k >= all.length) break;
           }
           cuts.push({ index: i, line: all[k] });
+          opened = i;
           start = all[k].top;
           from = k;
           first = true;
@@ -131,15 +164,18 @@
           }
           if (k === from) {
             if (k === heads && !first) {
-              cuts.push({ index: i });
+              if (!open(i)) {
+                i--;
+                continue blocks;
+              }
               start = r.top;
-              first = true;
               continue;
             }
             k = from + 1;
             if (k >= rows.length) break;
           }
           cuts.push({ index: i, row: k });
+          opened = i;
           start = rows[k].getBoundingClientRect().top - headHeight;
           from = k;
           first = true;
@@ -147,9 +183,9 @@
         first = false;
         continue;
       }
-      if (!first) {
-        cuts.push({ index: i });
-        start = r.top - parseFloat(getComputedStyle(block).marginTop || "0");
+      if (!first && !open(i)) {
+        i--;
+        continue;
       }
       // A block taller than a page stays whole on its own page, which it fills.
       if (r.bottom - start > avail + 0.5) start = r.bottom - avail - 1;

@@ -335,9 +335,12 @@ pub struct ParagraphFormat {
     /// Start on a new page.
     #[serde(skip_serializing_if = "is_false")]
     pub page_break_before: bool,
-    /// Keep with the next paragraph.
+    /// Keep with the next paragraph (`w:keepNext`): on the same page as its first line.
     #[serde(skip_serializing_if = "is_false")]
     pub keep_next: bool,
+    /// Keep the paragraph's lines on one page (`w:keepLines`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub keep_lines: bool,
     /// Right-to-left paragraph.
     #[serde(skip_serializing_if = "is_false")]
     pub bidi: bool,

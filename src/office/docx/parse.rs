@@ -1432,6 +1432,7 @@ fn paragraph_format(p: &PPr) -> ParagraphFormat {
         line_spacing: p.line_spacing,
         page_break_before: p.page_break_before.unwrap_or(false),
         keep_next: p.keep_next.unwrap_or(false),
+        keep_lines: p.keep_lines.unwrap_or(false),
         bidi: p.bidi.unwrap_or(false),
         contextual_spacing: p.contextual_spacing.unwrap_or(false),
         no_grid_snap: p.snap_to_grid == Some(false),

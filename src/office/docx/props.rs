@@ -242,6 +242,7 @@ pub(crate) struct PPr {
     pub line_spacing: Option<LineSpacing>,
     pub page_break_before: Option<bool>,
     pub keep_next: Option<bool>,
+    pub keep_lines: Option<bool>,
     pub bidi: Option<bool>,
     pub contextual_spacing: Option<bool>,
     pub snap_to_grid: Option<bool>,
@@ -316,6 +317,7 @@ impl PPr {
                 }
                 "pageBreakBefore" => p.page_break_before = Some(on_off(c)),
                 "keepNext" => p.keep_next = Some(on_off(c)),
+                "keepLines" => p.keep_lines = Some(on_off(c)),
                 "bidi" => p.bidi = Some(on_off(c)),
                 "contextualSpacing" => p.contextual_spacing = Some(on_off(c)),
                 "snapToGrid" => p.snap_to_grid = Some(on_off(c)),
@@ -391,6 +393,7 @@ impl PPr {
             line_spacing,
             page_break_before,
             keep_next,
+            keep_lines,
             bidi,
             contextual_spacing,
             snap_to_grid,

@@ -638,6 +638,13 @@ impl<'d> Renderer<'d, '_> {
         if p.format.bidi {
             self.out.push_str(" dir=\"rtl\"");
         }
+        // For the pages script (`docx-pages.js`): where it may not break.
+        if p.format.keep_next {
+            self.out.push_str(" data-keep-next");
+        }
+        if p.format.keep_lines {
+            self.out.push_str(" data-keep-lines");
+        }
         let mut style = self.take_buf();
         // The paragraph mark's own formatting sizes an empty paragraph (its only glyph)
         // and never reaches the text (ECMA-376 §17.3.1.29).
