@@ -249,12 +249,7 @@ impl<'d> Renderer<'d, '_> {
         }
         self.out.push('"');
         // Default tab stops: tab characters advance to multiples of this.
-        let tab = if doc.default_tab_stop > 0.0 {
-            doc.default_tab_stop
-        } else {
-            36.0
-        };
-        let _ = write!(self.out, " style=\"tab-size:{}pt", num(tab));
+        let _ = write!(self.out, " style=\"tab-size:{}pt", num(self.default_tab()));
         // Text no style sizes: the page frame's size (its CSS default is the viewer's).
         if let Some(size) = doc.unsized_text {
             let _ = write!(self.out, ";--docx-size:{}pt", num(size));
@@ -728,14 +723,25 @@ impl<'d> Renderer<'d, '_> {
                 &self.opts.fonts,
             );
             if let Some(font) = list.font.as_deref() {
-                font_family(&mut label_style, font, &self.opts.fonts);
+                font_family(
+                    &mut label_style,
+                    label_face(font, &list.text),
+                    &self.opts.fonts,
+                );
             }
-            // The label fills the hanging indent, so the text lines up as in Word.
-            if p.format.indent_first_line < 0.0 && list.suffix == ListSuffix::Tab {
+            // The label and its tab reach the stop Word's tab goes to, so the text lines
+            // up as in Word.
+            if list.suffix == ListSuffix::Tab {
+                let mut format = p.mark_format.clone();
+                if let Some(font) = &list.font {
+                    format.font = Some(font.clone());
+                }
+                let width =
+                    estimated_width(&Piece::Part(&list.text, &format), own, &self.opts.fonts);
                 let _ = write!(
                     label_style,
                     "min-width:{}pt;",
-                    num(-p.format.indent_first_line)
+                    num(label_tab(&p.format, width, self.default_tab()))
                 );
             }
             if !label_style.is_empty() {
@@ -762,6 +768,15 @@ impl<'d> Renderer<'d, '_> {
         self.out.push_str("</");
         self.out.push_str(tag);
         self.out.push('>');
+    }
+
+    /// The distance between default tab stops, in points.
+    fn default_tab(&self) -> f32 {
+        if self.doc.default_tab_stop > 0.0 {
+            self.doc.default_tab_stop
+        } else {
+            36.0
+        }
     }
 
     /// Word's single line spacing of text in face `face` (`None`: the page's default
@@ -2117,6 +2132,41 @@ fn estimated_width(piece: &Piece<'_>, base: &RunFormat, fonts: &FontPlan) -> f32
     }
 }
 
+/// The face a list label set in `font` is drawn in. Symbol's bullet (byte 0xB7, shown
+/// as U+2022) is 0.36 em wide in Word's Symbol and in its metric twin Standard Symbols
+/// PS, which LibreOffice draws; the symbol fonts' stand-ins draw U+2022 at 0.26 em
+/// (OpenSymbol), which made the default Word bullet a third smaller. Carlito's U+2022,
+/// always served, is 0.35 em. (Standard Symbols PS itself maps Symbol's bytes, not
+/// Unicode: the label would have to be written as U+00B7.)
+fn label_face<'f>(font: &'f str, text: &str) -> &'f str {
+    if text == "\u{2022}" && font.trim().eq_ignore_ascii_case("symbol") {
+        "Carlito"
+    } else {
+        font
+    }
+}
+
+/// How wide a list label and the tab after it are, in points, for a label `width` wide:
+/// the tab goes to the first stop past the label's end, as Word's does: a custom stop,
+/// the hanging indent (a stop of its own), else the next default stop (`default_tab`
+/// apart). Stops are measured from the margin, the label from the first line's indent.
+fn label_tab(f: &super::model::ParagraphFormat, width: f32, default_tab: f32) -> f32 {
+    let start = f.indent_left + f.indent_first_line;
+    let end = start + width;
+    let custom = f
+        .tabs
+        .iter()
+        .filter(|t| t.align != super::model::TabAlign::Bar && t.position > end + 0.01)
+        .map(|t| t.position);
+    let hanging =
+        (f.indent_first_line < 0.0 && f.indent_left > end + 0.01).then_some(f.indent_left);
+    let stop = custom
+        .chain(hanging)
+        .reduce(f32::min)
+        .unwrap_or_else(|| ((end / default_tab).floor() + 1.0) * default_tab);
+    stop - start
+}
+
 /// Splits the text at a decimal tab's stop at its first point: the part before it aligns
 /// at the stop like right-aligned text, the rest follows it. Without a point the whole
 /// text aligns right of nothing, as in Word.
@@ -2854,6 +2904,37 @@ fn safe_href(url: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Word's tab after a list label goes to the first stop past the label: a custom
+    /// stop, the hanging indent, else a default stop.
+    #[test]
+    fn a_list_labels_tab_goes_to_words_stop() {
+        use super::super::model::{ParagraphFormat, TabAlign, TabStop};
+        let format = |left: f32, first: f32, tabs: &[f32]| ParagraphFormat {
+            indent_left: left,
+            indent_first_line: first,
+            tabs: tabs
+                .iter()
+                .map(|&position| TabStop {
+                    position,
+                    align: TabAlign::Left,
+                    leader: None,
+                })
+                .collect(),
+            ..ParagraphFormat::default()
+        };
+        // A label in the hanging indent fills it.
+        assert_eq!(label_tab(&format(36.0, -18.0, &[]), 6.0, 36.0), 18.0);
+        // A custom stop before the indent comes first; one the label passes does not.
+        assert_eq!(label_tab(&format(36.0, -18.0, &[27.0]), 6.0, 36.0), 9.0);
+        assert_eq!(label_tab(&format(36.0, -18.0, &[20.0]), 6.0, 36.0), 18.0);
+        // A label wider than the hanging indent goes on to the next default stop.
+        assert_eq!(label_tab(&format(36.0, -18.0, &[]), 20.0, 36.0), 54.0);
+        // A first-line indent (onlyoffice-sample: 49.5 + 14.15 pt, a stop at the label
+        // itself): the next default stop, 72 pt.
+        let got = label_tab(&format(49.5, 14.15, &[63.65]), 3.9, 36.0);
+        assert!((got - 8.35).abs() < 1e-3, "{got}");
+    }
 
     #[test]
     fn escaping_and_numbers() {

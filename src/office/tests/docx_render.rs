@@ -108,7 +108,10 @@ fn features_render_as_semantic_html() {
     );
     for label in ["5.", "a.", "i.", "ii."] {
         assert!(
-            html.contains(&format!(r#"<span class="docx-list-label">{label}</span>"#)),
+            // No indents: the tab after the label goes to the first default stop.
+            html.contains(&format!(
+                r#"<span class="docx-list-label" style="min-width:36pt;">{label}</span>"#
+            )),
             "label {label}"
         );
     }
@@ -940,4 +943,32 @@ fn symbol_font_text_becomes_the_unicode_it_shows() {
         "{p}"
     );
     assert!(!p.contains("&#39;Symbol&#39;"), "{p}");
+}
+
+/// Word's default bullet, Symbol's 0xB7, is drawn in Carlito, whose U+2022 is Symbol's
+/// size (0.35 em against Symbol's 0.36); the symbol stand-in OpenSymbol draws it at
+/// 0.26 em. Other labels in Symbol keep the symbol stand-ins.
+#[test]
+fn the_symbol_bullet_is_drawn_at_symbols_size() {
+    let numbering = w_part(
+        "numbering",
+        r#"<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/><w:lvlText w:val="&#xF0B7;"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol" w:hint="default"/></w:rPr></w:lvl>
+           <w:lvl w:ilvl="1"><w:numFmt w:val="bullet"/><w:lvlText w:val="&#xF0A8;"/><w:pPr><w:ind w:left="1440" w:hanging="360"/></w:pPr><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol" w:hint="default"/></w:rPr></w:lvl></w:abstractNum>
+           <w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>"#,
+    );
+    let mut f = DocxFixture::new(&format!(
+        "{}{}",
+        list_para(1, 0, "dot"),
+        list_para(1, 1, "diamond")
+    ));
+    f.numbering = Some(numbering);
+    let html = render(&f.build());
+    let dot = paragraph_with(&html, "dot");
+    assert!(dot.contains(">•</span>"), "{dot}");
+    assert!(dot.contains("font-family:&#39;Carlito&#39;"), "{dot}");
+    let diamond = paragraph_with(&html, "diamond");
+    assert!(
+        diamond.contains("font-family:&#39;OpenSymbol&#39;,&#39;DejaVu Sans&#39;"),
+        "{diamond}"
+    );
 }
