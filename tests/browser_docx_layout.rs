@@ -611,6 +611,60 @@ async fn header_body_and_footer_sit_where_the_section_says_and_borders_group() {
     assert_eq!(got["Lower"]["borderLeft"], "solid", "{got}");
 }
 
+/// A paragraph holding only a floating object still has its line, as in Word: a header
+/// of a picture paragraph and an empty one (onlyoffice-sample's) is two lines tall, so
+/// with a header distance of 36 pt and a top margin of 44 pt it pushes the body down to
+/// the header's end (the picture paragraph had no height in CSS).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_paragraph_of_floating_objects_keeps_its_line() {
+    let shape = r#"<w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" simplePos="0" locked="0" layoutInCell="1" allowOverlap="1" behindDoc="1" relativeHeight="1" distT="0" distB="0" distL="0" distR="0"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="page"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="page"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="1270000" cy="635000"/><wp:wrapNone/><wp:docPr id="1" name="art"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1270000" cy="635000"/></a:xfrm><a:prstGeom prst="rect"/><a:solidFill><a:srgbClr val="4472C4"/></a:solidFill></wps:spPr><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>"#;
+    let header = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:p>{shape}</w:p><w:p><w:r><w:t>Head</w:t></w:r></w:p></w:hdr>"#
+    );
+    let body = r#"<w:p><w:r><w:t>Body</w:t></w:r></w:p><w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:headerReference w:type="default" r:id="rH"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="880" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="576" w:gutter="0"/></w:sectPr>"#;
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rH" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/></Relationships>"#;
+    let bytes = docx_with_parts(
+        body,
+        &[
+            ("word/_rels/document.xml.rels", rels.to_string()),
+            ("word/header1.xml", header),
+        ],
+    );
+    let (_s, url) = serve_bytes("header-art.docx", bytes).await;
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            const pg = document.querySelector('#view-document .docx-page');
+            const top = pg.getBoundingClientRect().top;
+            const out = {};
+            for (const p of pg.querySelectorAll('.docx-p')) {
+                const r = p.getBoundingClientRect();
+                out[p.textContent.trim() || 'art'] = { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75 };
+            }
+            return out;
+        })()"#,
+    )
+    .await;
+    let at = |k: &str, side: &str| {
+        got[k][side]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {k}.{side} in {got}"))
+    };
+    assert!((at("art", "top") - 36.0).abs() < 0.5, "{got}");
+    // The picture paragraph is a line of 11 pt text tall (13.4 pt in Carlito).
+    assert!(at("art", "bottom") - at("art", "top") > 12.0, "{got}");
+    assert!(
+        (at("Head", "top") - at("art", "bottom")).abs() < 0.5,
+        "{got}"
+    );
+    // The header ends past the top margin: the body starts below it.
+    assert!(at("Head", "bottom") > 44.0 + 12.0, "{got}");
+    assert!(
+        (at("Body", "top") - at("Head", "bottom")).abs() < 0.5,
+        "{got}"
+    );
+}
+
 /// A right-to-left paragraph (`w:bidi`) reads `w:jc` and `w:ind` by its own direction, as
 /// Word and LibreOffice do: `left` is its leading edge, the right. No alignment and `left`
 /// put the text at the right margin, `right` at the left one; a left indent narrows the

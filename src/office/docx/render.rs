@@ -618,7 +618,10 @@ impl<'d> Renderer<'d, '_> {
         self.out.push('<');
         self.out.push_str(tag);
         self.out.push_str(" class=\"docx-p");
-        let empty = inlines.iter().all(is_invisible);
+        // Word gives every paragraph its mark's line, also one holding only floating
+        // objects (a header of a picture in an empty paragraph still pushes the body
+        // down), where CSS would make no line at all.
+        let empty = inlines.iter().all(|i| is_invisible(i) || is_floating(i));
         if empty && p.list.is_none() {
             self.out.push_str(" docx-empty");
         }
@@ -2269,6 +2272,20 @@ pub(super) fn is_invisible(i: &Inline) -> bool {
     match i {
         Inline::Text { text, .. } => text.is_empty(),
         Inline::Bookmark { .. } | Inline::CommentMark { .. } => true,
+        _ => false,
+    }
+}
+
+/// Whether `i` is an object anchored out of the text's flow (floating or behind/in
+/// front of it): it makes no line of its own.
+fn is_floating(i: &Inline) -> bool {
+    match i {
+        Inline::Image(x) => x.anchor.is_some(),
+        Inline::TextBox(x) => x.anchor.is_some(),
+        Inline::Group(x) => x.anchor.is_some(),
+        Inline::Chart(x) => x.anchor.is_some(),
+        Inline::Diagram(x) => x.anchor.is_some(),
+        Inline::WordArt(x) => x.anchor.is_some(),
         _ => false,
     }
 }
