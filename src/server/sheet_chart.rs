@@ -55,7 +55,7 @@ pub async fn chart(
     let (w, h) = (size("w", bounds[2]), size("h", bounds[3]));
     let svg = state
         .pool
-        .run(move || Ok(chart_svg(&drawing, w, h)))
+        .run(move || Ok(chart_svg(&drawing, w, h, "chart")))
         .await?
         .ok_or_else(|| Error::not_found("this chart has nothing to draw"))?;
     Ok(with_type(

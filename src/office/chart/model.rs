@@ -255,8 +255,13 @@ pub struct Series {
     /// The format code of the values' cache (`c:numCache/c:formatCode`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format_code: Option<String>,
-    /// Fill colour: `c:spPr` when it sets one, else the theme's accent cycle.
+    /// Fill colour: `c:spPr` when it sets one (a gradient's first stop), else the
+    /// theme's accent cycle.
     pub color: Color,
+    /// A gradient fill (`c:spPr/a:gradFill`) of the series' bars and areas, each drawn
+    /// across its own box as Office does; lines, markers and varied points take `color`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gradient: Option<Gradient>,
     /// The colour is automatic (no `c:spPr` colour): the theme's accent cycle, or the
     /// shades of the chart style (`c:style`) of Office 2007 charts.
     pub automatic: bool,
@@ -288,6 +293,17 @@ pub struct Series {
     /// Labels of single points (`c:dLbls/c:dLbl`), by index.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub point_labels: Vec<PointLabel>,
+}
+
+/// A gradient fill (`a:gradFill`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Gradient {
+    /// Its stops in order: position from 0 to 1 along the gradient, and colour.
+    pub stops: Vec<(f64, Color)>,
+    /// The direction of a linear gradient in degrees, clockwise from left to right
+    /// (`a:lin ang`); `None` for a path gradient (`a:path`), drawn from the centre out.
+    pub angle: Option<f64>,
 }
 
 /// The look of one point (`c:dPt`).

@@ -12,8 +12,9 @@ use crate::office::xml::Element;
 use crate::office::Ns;
 
 use super::model::{
-    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, LabelPart, Legend,
-    ManualLayout, Plot, PlotKind, PointLabel, PointStyle, Series, TextStyle, TimeUnit,
+    Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Gradient, Grouping, LabelBox,
+    LabelPart, Legend, ManualLayout, Plot, PlotKind, PointLabel, PointStyle, Series, TextStyle,
+    TimeUnit,
 };
 use super::palette::{luminance, series_color};
 
@@ -419,6 +420,7 @@ fn series(
     };
     let sp = ser.child(Ns::C, "spPr");
     let fill = sp.and_then(|sp| fill_color(sp, colors));
+    let gradient = sp.and_then(|sp| gradient_fill(sp, colors));
     let no_fill = sp.is_some_and(|sp| sp.child(Ns::A, "noFill").is_some());
     let ln = sp.and_then(|sp| sp.child(Ns::A, "ln"));
     let no_line = ln.is_some_and(|l| l.child(Ns::A, "noFill").is_some());
@@ -471,6 +473,7 @@ fn series(
     let point_labels = dlbls.map_or_else(Vec::new, |d| point_labels(d, colors, text));
     let s = Series {
         name,
+        gradient,
         automatic: fill.is_none() && line.is_none(),
         categories,
         category_levels,
@@ -509,6 +512,37 @@ fn fill_color(el: Element<'_>, colors: &ColorCtx<'_>) -> Option<Color> {
         .children_named(Ns::A, "gs")
         .next()?;
     colors.child_color(stop)
+}
+
+/// Most stops of a gradient kept.
+const MAX_STOPS: usize = 16;
+
+/// A gradient fill among the children of `el` (`a:gradFill` with two stops or more).
+fn gradient_fill(el: Element<'_>, colors: &ColorCtx<'_>) -> Option<Gradient> {
+    let g = el.child(Ns::A, "gradFill")?;
+    let mut stops: Vec<(f64, Color)> = g
+        .child(Ns::A, "gsLst")?
+        .children_named(Ns::A, "gs")
+        .take(MAX_STOPS)
+        .filter_map(|gs| {
+            let pos = gs.attr(Ns::None, "pos").and_then(number).unwrap_or(0.0) / 100_000.0;
+            Some((pos.clamp(0.0, 1.0), colors.child_color(gs)?))
+        })
+        .collect();
+    if stops.len() < 2 {
+        return None;
+    }
+    stops.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let angle = match g.child(Ns::A, "path") {
+        Some(_) => None,
+        None => Some(
+            g.child(Ns::A, "lin")
+                .and_then(|l| l.attr(Ns::None, "ang"))
+                .and_then(number)
+                .map_or(0.0, |a| (a / 60_000.0).rem_euclid(360.0)),
+        ),
+    };
+    Some(Gradient { stops, angle })
 }
 
 /// The one colour an area's fill (`c:spPr`) is drawn in: a solid fill's colour, or the

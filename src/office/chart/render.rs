@@ -1,7 +1,7 @@
 //! Draws a [`Chart`] as one SVG element, in the chart frame's own points.
 //!
-//! The output is deterministic (numbers rounded to hundredths, no ids), all text is
-//! escaped, and its size is bounded by the parser's caps on series and points. Text is
+//! The output is deterministic (numbers rounded to hundredths; the only ids, of series'
+//! gradients, start with the caller's [`SvgOptions::id_prefix`]), all text is escaped, and its size is bounded by the parser's caps on series and points. Text is
 //! measured by an estimate from the font size ([`text_width`]) scaled to the drawing
 //! typeface ([`font_width_scale`]).
 //!
@@ -40,6 +40,9 @@ pub struct SvgOptions<'a> {
     /// shows it so); otherwise there is no SVG and the caller shows a labelled box (a
     /// workbook's chart sheet would be a blank page).
     pub draw_empty: bool,
+    /// What its ids start with: unique in the page that holds it (a page of several
+    /// charts would otherwise paint one chart's bars with another's gradient).
+    pub id_prefix: &'a str,
 }
 
 impl Default for SvgOptions<'_> {
@@ -50,6 +53,7 @@ impl Default for SvgOptions<'_> {
             fill_container: false,
             draw_empty: false,
             measure: None,
+            id_prefix: "chart",
         }
     }
 }
@@ -135,6 +139,7 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
             face: opts.measure,
         },
         frame: (w, h),
+        gradients: Vec::new(),
     };
     let _ = write!(
         svg.out,
@@ -149,6 +154,7 @@ pub fn render_svg(chart: &Chart, w: f64, h: f64, opts: &SvgOptions<'_>) -> Optio
         },
         opts.font_family
     );
+    svg.gradients(chart, opts.id_prefix);
     if let Some(bg) = chart.background {
         let _ = write!(
             svg.out,
@@ -337,9 +343,70 @@ pub(super) struct Svg<'a> {
     /// The chart frame's width and height in points (labels dragged by their author are
     /// offset in fractions of it).
     pub(super) frame: (f64, f64),
+    /// The series drawn with a gradient, and its id.
+    pub(super) gradients: Vec<(&'a Series, String)>,
 }
 
-impl Svg<'_> {
+impl<'a> Svg<'a> {
+    /// Defines the gradients of the chart's series, each across the box of the shape it
+    /// fills (`objectBoundingBox`), as Office fills each bar with the whole gradient.
+    fn gradients(&mut self, chart: &'a Chart, prefix: &str) {
+        let series = chart.plots.iter().flat_map(|p| p.series.iter());
+        for (k, s) in series.filter(|s| s.gradient.is_some()).enumerate() {
+            let Some(g) = &s.gradient else { continue };
+            let id = format!("{prefix}-g{k}");
+            if self.gradients.is_empty() {
+                self.out.push_str("<defs>");
+            }
+            match g.angle {
+                Some(angle) => {
+                    let (sin, cos) = angle.to_radians().sin_cos();
+                    let _ = write!(
+                        self.out,
+                        "<linearGradient id=\"{id}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\">",
+                        n(0.5 - cos / 2.0),
+                        n(0.5 - sin / 2.0),
+                        n(0.5 + cos / 2.0),
+                        n(0.5 + sin / 2.0)
+                    );
+                }
+                None => {
+                    let _ = write!(self.out, "<radialGradient id=\"{id}\">");
+                }
+            }
+            for (pos, c) in &g.stops {
+                let _ = write!(
+                    self.out,
+                    "<stop offset=\"{}\" stop-color=\"{}\"",
+                    n(*pos),
+                    c.hex()
+                );
+                if c.alpha < 1.0 {
+                    let _ = write!(self.out, " stop-opacity=\"{}\"", n(f64::from(c.alpha)));
+                }
+                self.out.push_str("/>");
+            }
+            self.out.push_str(if g.angle.is_some() {
+                "</linearGradient>"
+            } else {
+                "</radialGradient>"
+            });
+            self.gradients.push((s, id));
+        }
+        if !self.gradients.is_empty() {
+            self.out.push_str("</defs>");
+        }
+    }
+
+    /// The paint of a shape of series `s` filled with `color`: the series' gradient when
+    /// the colour is the series' own (not a point's or a varied one), else the colour.
+    pub(super) fn paint(&self, s: &Series, color: Color) -> String {
+        match self.gradients.iter().find(|(g, _)| std::ptr::eq(*g, s)) {
+            Some((_, id)) if color == s.color => format!("url(#{id})"),
+            _ => color.hex(),
+        }
+    }
+
     /// One line of text; `rotate` turns it around its anchor point.
     pub(super) fn text(
         &mut self,
@@ -387,14 +454,27 @@ impl Svg<'_> {
         fill: Option<Color>,
         line: Option<Color>,
     ) {
+        let fill = fill.map_or("none".to_owned(), |c| c.hex());
+        self.rect_paint(x, y, w, h, &fill, line);
+    }
+
+    /// A rectangle filled with `fill` (a colour or a gradient's `url(#…)`).
+    pub(super) fn rect_paint(
+        &mut self,
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        fill: &str,
+        line: Option<Color>,
+    ) {
         let _ = write!(
             self.out,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"",
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\"",
             n(x),
             n(y),
             n(w.max(0.0)),
             n(h.max(0.0)),
-            fill.map_or("none".to_owned(), |c| c.hex())
         );
         if let Some(l) = line {
             let _ = write!(self.out, " stroke=\"{}\" stroke-width=\"0.75\"", l.hex());
@@ -592,6 +672,8 @@ fn column_widths(widths: &[f64], columns: usize) -> Vec<f64> {
 struct Entry<'c> {
     label: Cow<'c, str>,
     color: Color,
+    /// The series it stands for, whose gradient fills its key.
+    series: Option<&'c Series>,
     line: bool,
     marker: Option<(f64, &'c str)>,
 }
@@ -609,6 +691,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
             .map(|(label, color)| Entry {
                 label: Cow::Owned(label),
                 color,
+                series: None,
                 line: false,
                 marker: None,
             })
@@ -628,6 +711,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
             .map(|(i, c)| Entry {
                 label: Cow::Borrowed(c.as_str()),
                 color: point_color(s, i, true, chart),
+                series: None,
                 line: false,
                 marker: None,
             })
@@ -640,6 +724,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry<'_>> {
                 p.series.iter().map(move |s| Entry {
                     label: Cow::Borrowed(s.name.as_deref().unwrap_or("")),
                     color: s.color,
+                    series: Some(s),
                     line: matches!(p.kind, PlotKind::Line | PlotKind::Radar)
                         || (p.kind == PlotKind::Scatter && !s.no_line),
                     marker: (s.marker
@@ -695,7 +780,11 @@ fn legend(
             let centre = x + if e.line { key * 0.7 } else { key / 2.0 };
             svg.marker(centre, mid, size.min(key), e.color, symbol);
         } else if !e.line {
-            svg.rect(x, mid - key / 2.0, key, key, Some(e.color), None);
+            let fill = match e.series {
+                Some(series) => svg.paint(series, e.color),
+                None => e.color.hex(),
+            };
+            svg.rect_paint(x, mid - key / 2.0, key, key, &fill, None);
         }
         let tx = x + if e.line { key * 1.4 } else { key } + s.size * 0.35;
         svg.text(tx, mid + s.size * 0.35, s, "start", None, &e.label);
@@ -1670,13 +1759,16 @@ fn bars<'c>(
             // Offset inside the slot, first series nearest the axis origin side.
             let lead = centre - cluster / 2.0 + shift;
             let (a, z) = (place(v, v.scale.clamp(base)), place(v, v.scale.clamp(top)));
-            let fill = (!s.no_fill).then(|| point_color(s, i, varied, chart));
+            let fill = match s.no_fill {
+                true => "none".to_owned(),
+                false => svg.paint(s, point_color(s, i, varied, chart)),
+            };
             if horizontal {
                 // Bars go up the axis: the first series is lowest in its cluster.
                 let y = centre + cluster / 2.0 - shift - bw;
-                svg.rect(a.min(z), y, (z - a).abs(), bw, fill, line);
+                svg.rect_paint(a.min(z), y, (z - a).abs(), bw, &fill, line);
             } else {
-                svg.rect(lead, a.min(z), bw, (z - a).abs(), fill, line);
+                svg.rect_paint(lead, a.min(z), bw, (z - a).abs(), &fill, line);
             }
             if let Some((l, moved)) = point_label(p, s, i) {
                 let (dx, dy) = svg.dragged(moved);
@@ -1843,11 +1935,8 @@ fn lines<'c>(
                 let _ = write!(d, "L{} {}", n(x), n(y));
             }
             if !s.no_fill {
-                let _ = write!(
-                    svg.out,
-                    "<path class=\"area\" d=\"{d}Z\" fill=\"{}\"/>",
-                    s.color.hex()
-                );
+                let fill = svg.paint(s, s.color);
+                let _ = write!(svg.out, "<path class=\"area\" d=\"{d}Z\" fill=\"{fill}\"/>");
             }
         } else if !s.no_line {
             let points: Vec<(f64, f64)> = pts.iter().map(|(_, c, _, t)| xy(*c, *t)).collect();
@@ -2061,7 +2150,16 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                     }
                     let r = (size / max_size).sqrt() * rect.w.min(rect.h) * 0.125 * p.bubble_scale
                         / 100.0;
-                    let _ = write!(svg.out, "<circle class=\"bubble\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" fill-opacity=\"0.75\"/>", n(*x), n(*y), n(r), point_color(s, *i, false, chart).hex());
+                    let color = point_color(s, *i, false, chart);
+                    let fill = svg.paint(s, color);
+                    // Automatic bubbles are see-through, so that those behind show; a
+                    // fill the file sets is drawn as set (shapecrawler-021's gradients).
+                    let opacity = if s.automatic {
+                        0.75
+                    } else {
+                        f64::from(color.alpha)
+                    };
+                    let _ = write!(svg.out, "<circle class=\"bubble\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" fill-opacity=\"{}\"/>", n(*x), n(*y), n(r), n(opacity));
                 }
             } else {
                 if !s.no_line && pts.len() > 1 {

@@ -135,6 +135,41 @@ fn clustered_columns_draw_one_bar_per_point_with_every_category() {
     assert!(out.contains(">7</text>") && !out.contains(">8</text>"));
 }
 
+/// A series with a gradient fill (`onlyoffice-sample`'s bars, shaded from the bottom up)
+/// fills each bar and its legend key with the whole gradient; a point with its own
+/// colour keeps the colour. The ids start with the caller's prefix.
+#[test]
+fn gradient_series_fill_each_bar_with_the_gradient() {
+    let grad = r#"<c:spPr><a:gradFill><a:gsLst><a:gs pos="0"><a:srgbClr val="203864"/></a:gs><a:gs pos="100000"><a:srgbClr val="8FAADC"/></a:gs></a:gsLst><a:lin ang="16200000" scaled="0"/></a:gradFill></c:spPr><c:dPt><c:idx val="2"/><c:spPr><a:solidFill><a:srgbClr val="FF0000"/></a:solidFill></c:spPr></c:dPt>"#;
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{}{AXES}</c:barChart>{}"#,
+        ser(0, "2024", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], grad),
+        ser(1, "2025", &CATS, &[Some(2.0), Some(6.0), Some(1.0)], ""),
+        cat_val_axes("")
+    );
+    let c = parse(&plot, "<c:legend><c:legendPos val=\"b\"/></c:legend>");
+    let s = &c.plots[0].series[0];
+    assert_eq!(s.color, Color::rgb(0x203864));
+    let g = s.gradient.as_ref().expect("a gradient");
+    assert_eq!(g.angle, Some(270.0));
+    assert_eq!(g.stops.len(), 2);
+    assert!(c.plots[0].series[1].gradient.is_none());
+    let opts = SvgOptions {
+        id_prefix: "c7",
+        ..SvgOptions::default()
+    };
+    let out = render_svg(&c, 400.0, 300.0, &opts).expect("drawn");
+    // Bottom to top: the first stop at the bottom edge of each bar.
+    assert!(
+        out.contains(r##"<linearGradient id="c7-g0" x1="0.5" y1="1" x2="0.5" y2="0"><stop offset="0" stop-color="#203864"/><stop offset="1" stop-color="#8FAADC"/></linearGradient>"##),
+        "{out}"
+    );
+    // Two bars and the legend key in the gradient, the third bar in its own red.
+    assert_eq!(count(&out, "fill=\"url(#c7-g0)\""), 3, "{out}");
+    assert_eq!(rects(&out, "#FF0000").len(), 1);
+    assert_eq!(rects(&out, "#ED7D31").len(), 4);
+}
+
 /// A title element without text (`shapecrawler-013`) is Office's automatic title: the
 /// series' name for one series, else the placeholder Office shows, "Chart Title".
 #[test]
@@ -481,6 +516,24 @@ fn scatter_bubble_and_radar_charts_are_drawn() {
     assert_eq!(radii.len(), 3);
     // Area follows size: radius by the square root (1 : 2 : 3).
     assert!((radii[2] / radii[0] - 3.0).abs() < 0.05, "{radii:?}");
+    // Automatic bubbles let those behind show; a fill the file sets is drawn as set.
+    assert_eq!(count(&out, "fill-opacity=\"0.75\""), 3, "{out}");
+    let set = parse(
+        &format!(
+            r#"<c:bubbleChart>{}{AXES}</c:bubbleChart>{axes}"#,
+            xy(0, "", sizes).replace(
+                "<c:spPr>",
+                r#"<c:spPr><a:solidFill><a:srgbClr val="70AD47"/></a:solidFill>"#
+            )
+        ),
+        "",
+    );
+    let out = svg(&set, 400.0, 300.0);
+    assert_eq!(
+        count(&out, "fill=\"#70AD47\" fill-opacity=\"1\""),
+        3,
+        "{out}"
+    );
 
     let radar = parse(
         &format!(

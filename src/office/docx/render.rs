@@ -1699,8 +1699,11 @@ impl<'d> Renderer<'d, '_> {
         self.out.push_str("\">");
         // The chart's text in its own typeface, through the document's font plan.
         let stack = self.opts.fonts.stack(&c.chart.font).unwrap_or_default();
+        // Unique in the page: the output's length so far.
+        let id_prefix = format!("docx-chart{}", self.out.len());
         let mut opts = crate::office::chart::SvgOptions {
             class: "docx-chart-svg",
+            id_prefix: &id_prefix,
             fill_container: true,
             ..crate::office::chart::SvgOptions::default()
         };

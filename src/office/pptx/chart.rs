@@ -19,8 +19,11 @@ pub(super) fn chart_html(
     out.push_str("<div class=\"pptx-chart\" role=\"img\" aria-label=\"");
     escape_into(out, &label);
     out.push_str("\">");
+    // Unique in the page: the output's length so far.
+    let id_prefix = format!("pptx-chart{}", out.len());
     let mut opts = SvgOptions {
         class: "pptx-chart-svg",
+        id_prefix: &id_prefix,
         draw_empty: true,
         measure,
         ..SvgOptions::default()

@@ -446,8 +446,9 @@ pub(super) fn keep_displayable(sheets: &mut [Sheet], media: MediaCatalog) {
 }
 
 /// The SVG of a chart drawing at `w` × `h` pixels (the chart engine works in points, at
-/// 96 pixels an inch), or `None` when it has nothing to draw.
-pub fn chart_svg(d: &Drawing, w: f64, h: f64) -> Option<String> {
+/// 96 pixels an inch), or `None` when it has nothing to draw. Its ids start with
+/// `id_prefix`.
+pub fn chart_svg(d: &Drawing, w: f64, h: f64, id_prefix: &str) -> Option<String> {
     let chart = d.chart.as_deref()?;
     let opts = SvgOptions {
         class: "sheet-chart",
@@ -456,6 +457,7 @@ pub fn chart_svg(d: &Drawing, w: f64, h: f64) -> Option<String> {
         draw_empty: false,
         // The grid's fixed stack has no plan to measure with: estimated widths.
         measure: None,
+        id_prefix,
     };
     render_svg(chart, w * 0.75, h * 0.75, &opts)
 }
@@ -469,7 +471,7 @@ pub fn standalone_figures(
     out: &mut String,
 ) {
     use std::fmt::Write;
-    for d in &sheet.drawings {
+    for (k, d) in sheet.drawings.iter().enumerate() {
         let w = f64::from(d.bounds[2]).clamp(16.0, 4000.0);
         let h = f64::from(d.bounds[3]).clamp(16.0, 4000.0);
         let _ = write!(
@@ -478,7 +480,7 @@ pub fn standalone_figures(
         );
         let label = escape(d.title.as_deref().unwrap_or("untitled"));
         let drawn = match (d.kind, &d.media) {
-            ("chart", _) => chart_svg(d, w, h).map(|svg| out.push_str(&svg)),
+            ("chart", _) => chart_svg(d, w, h, &format!("chart{k}")).map(|svg| out.push_str(&svg)),
             (_, Some(part)) => media_urls.get(part).map(|url| {
                 let _ = write!(
                     out,
