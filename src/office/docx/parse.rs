@@ -266,6 +266,13 @@ impl Parser<'_, '_> {
         let mut blocks = Vec::new();
         let mut breaks: Vec<(usize, Section)> = Vec::new();
         self.blocks(body, &mut blocks, Some(&mut breaks));
+        // Word's automatic space before is not kept above the document's first paragraph
+        // either, as at the top of a table cell (LibreOffice imports it so too).
+        if let Some(Block::Paragraph(first)) = blocks.first_mut() {
+            if first.format.auto_space_before {
+                first.format.space_before = 0.0;
+            }
+        }
         let last = body
             .child(Ns::W, "sectPr")
             .map(|s| self.section_props(s))

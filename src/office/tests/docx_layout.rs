@@ -136,8 +136,8 @@ fn paragraph_mark_formatting_never_reaches_the_text() {
 
 /// Word's automatic spacing (`w:beforeAutospacing`, `w:afterAutospacing`, as Word
 /// gives pasted web pages) is 14 pt whatever the `w:before`/`w:after` beside it says,
-/// none between two items of one list (nor above the first paragraph of a cell), and an
-/// explicit `0` turns it off again.
+/// none between two items of one list (nor above the first paragraph of a cell or of the
+/// document), and an explicit `0` turns it off again.
 #[test]
 fn automatic_spacing_is_fourteen_points_and_none_inside_a_list() {
     let styles = w_part(
@@ -156,7 +156,8 @@ fn automatic_spacing_is_fourteen_points_and_none_inside_a_list() {
     };
     let item = r#"<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>"#;
     let body = format!(
-        "{}{}{}{}{}<w:tbl><w:tblGrid><w:gridCol w:w=\"2000\"/></w:tblGrid><w:tr><w:tc>{}</w:tc></w:tr></w:tbl>",
+        "{}{}{}{}{}{}<w:tbl><w:tblGrid><w:gridCol w:w=\"2000\"/></w:tblGrid><w:tr><w:tc>{}</w:tc></w:tr></w:tbl>",
+        web("Top", ""),
         web("Lone", ""),
         web("First", item),
         web("Second", item),
@@ -168,6 +169,11 @@ fn automatic_spacing_is_fourteen_points_and_none_inside_a_list() {
     f.styles = Some(styles);
     f.numbering = Some(numbering);
     let html = render(&f);
+    let top = tag_before(&html, "Top");
+    assert!(
+        !top.contains("margin-top") && top.contains("margin-bottom:14pt"),
+        "{top}"
+    );
     let web_p = tag_before(&html, "Lone");
     assert!(
         web_p.contains("margin-top:14pt") && web_p.contains("margin-bottom:14pt"),
