@@ -421,3 +421,67 @@ async fn a_microtype_express_face_of_a_deck_is_served_as_truetype() {
     let a = face.glyph_index('A').expect("'A' is in the subset");
     assert!(face.glyph_bounding_box(a).is_some(), "'A' has its outline");
 }
+
+/// Hebrew in a Times New Roman run: Liberation Serif, its stand-in, has no Hebrew, so the
+/// page declares DejaVu Sans under Liberation Serif's name for Hebrew alone, and a bold
+/// heading is drawn in its bold face (Chromium's own fallback drew it in the regular face
+/// with a faint synthetic bold).
+#[tokio::test(flavor = "multi_thread")]
+async fn hebrew_in_a_face_without_it_is_drawn_in_the_declared_fallback() {
+    let s = start(|_| {}).await;
+    let body = r#"<w:p><w:pPr><w:bidi/></w:pPr><w:r><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:cs="Times New Roman"/><w:b/><w:bCs/><w:rtl/><w:sz w:val="48"/><w:szCs w:val="48"/></w:rPr><w:t>ארצות הברית</w:t></w:r></w:p>"#;
+    s.write("hebrew.docx", common::docx::docx_with_body(body));
+    let shown = s.preview_ok("hebrew.docx").await;
+    let page_url = shown["url"].as_str().unwrap();
+    let (id, token) = ids(&shown);
+    let html = s
+        .get_text(&format!("/p/{id}/{token}/"))
+        .await
+        .replace("&#39;", "'");
+    assert!(
+        html.contains("@font-face{font-family:'Liberation Serif';src:local('DejaVuSans-Bold')"),
+        "{html}"
+    );
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(page_url).await;
+    wait_for(&page, "document.readyState === 'complete' && document.querySelector('#view-document .docx-page') !== null").await;
+    eval(
+        &page,
+        r#"(() => {
+            for (const el of document.querySelectorAll('#view-document span, #view-document p')) {
+                if (el.textContent === 'ארצות הברית' && el.children.length === 0) { el.setAttribute('data-probe', 'hebrew'); return true; }
+            }
+            return false;
+        })()"#,
+    )
+    .await;
+    eval(&page, "Promise.all([...document.fonts].filter(f => f.status !== 'unloaded').map(f => f.loaded)).then(() => true)").await;
+    page.execute(dom::EnableParams::default())
+        .await
+        .expect("DOM.enable");
+    page.execute(EnableParams::default())
+        .await
+        .expect("CSS.enable");
+    // The letters' face (the space between the words is Liberation Serif's).
+    let node = page
+        .find_element("[data-probe=hebrew]")
+        .await
+        .expect("the Hebrew run");
+    let fonts = page
+        .execute(GetPlatformFontsForNodeParams::new(node.node_id))
+        .await
+        .expect("CSS.getPlatformFontsForNode");
+    let letters = fonts
+        .result
+        .fonts
+        .iter()
+        .max_by_key(|f| f.glyph_count as i64)
+        .expect("text was drawn");
+    // (A `local()` source counts as no web font: the face's own name tells the bold.)
+    assert_eq!(
+        letters.post_script_name, "DejaVuSans-Bold",
+        "{:?}",
+        fonts.result.fonts
+    );
+    browser.close().await;
+}

@@ -41,6 +41,8 @@ pub struct CatalogFace {
     /// The face's line metrics as Office lays lines out (`None`: the face has no usable
     /// vertical metrics, and the browser's own reading stands).
     pub metrics: Option<LineMetrics>,
+    /// The scripts the face says it covers, of those a stand-in may lack.
+    pub scripts: Scripts,
     /// The face's advance widths, read when text in it is first measured.
     pub advances: Advances,
     source: FaceSource,
@@ -131,6 +133,32 @@ fn single_line(hhea: &[u8], em: f32) -> Option<f32> {
     let (a, d, gap) = (at(4)?, at(6)?, at(8)?);
     let line = (a - d + gap.max(0.0)) / em;
     ((a != 0.0 || d != 0.0) && line > 0.0 && line <= 8.0).then_some(line)
+}
+
+/// Scripts a face says it covers (its OS/2 `ulUnicodeRange1` bits), of those Office's
+/// open stand-ins may lack: Liberation Serif and Sans draw no Hebrew, where the fonts
+/// they stand for do.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Scripts {
+    /// Hebrew (bit 11).
+    pub hebrew: bool,
+    /// Arabic (bit 13).
+    pub arabic: bool,
+}
+
+impl Scripts {
+    /// The scripts of face `index` of `data`; none when it has no OS/2 table.
+    pub fn of_data(data: &[u8], index: u32) -> Scripts {
+        let range = ttf_parser::RawFace::parse(data, index)
+            .ok()
+            .and_then(|f| f.table(ttf_parser::Tag::from_bytes(b"OS/2")))
+            .and_then(|os2| os2.get(42..46))
+            .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+        Scripts {
+            hebrew: range & (1 << 11) != 0,
+            arabic: range & (1 << 13) != 0,
+        }
+    }
 }
 
 /// Where a catalogued face's bytes are.
@@ -307,6 +335,7 @@ impl CatalogFace {
             italic: info.style != fontdb::Style::Normal,
             local_name: info.post_script_name.clone(),
             metrics: LineMetrics::of_data(data, 0),
+            scripts: Scripts::of_data(data, 0),
             advances: Advances::new(match &source {
                 FaceSource::File { path, index } => AdvanceSource::File {
                     path: path.clone(),
@@ -411,6 +440,24 @@ pub fn extract_face(ttc: &[u8], index: u32) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+
+    /// The OS/2 Unicode range bits say which scripts a face covers.
+    #[test]
+    fn scripts_come_from_the_os2_unicode_ranges() {
+        // The shipped DejaVu Sans Mono draws Arabic and no Hebrew.
+        let mono = Scripts::of_data(
+            include_bytes!("../../../assets/fonts/DejaVuSansMono.ttf"),
+            0,
+        );
+        assert_eq!(
+            mono,
+            Scripts {
+                hebrew: false,
+                arabic: true
+            }
+        );
+        assert_eq!(Scripts::of_data(b"not a font", 0), Scripts::default());
+    }
     use super::*;
 
     /// The catalogue previewd builds with its default `fonts.dirs`.

@@ -20,6 +20,17 @@ use super::catalog::{FontCatalog, LineMetrics};
 use super::embedded::DocumentFonts;
 use super::resolve::{legacy_symbol, resolve, safe_name, FontHints};
 
+/// The machine face that draws the scripts a declared family lacks (Hebrew, Arabic), as
+/// LibreOffice falls back to it: declared under that family's name for those characters
+/// only, so that a bold run is drawn in its bold face (the browser's own fallback drew
+/// Hebrew headings in a regular face with a faint synthetic bold) and every client gets
+/// the same, served face.
+pub const SCRIPT_FALLBACK: &str = "DejaVu Sans";
+/// Hebrew and its presentation forms.
+const HEBREW: &str = "U+0590-05FF,U+FB1D-FB4F";
+/// Arabic, its supplements and presentation forms.
+const ARABIC: &str = "U+0600-06FF,U+0750-077F,U+08A0-08FF,U+FB50-FDFF,U+FE70-FEFF";
+
 /// Where the faces of a plan come from.
 #[derive(Debug, Clone, Copy)]
 pub struct FontSources<'a> {
@@ -181,8 +192,50 @@ impl FontPlan {
     }
 
     /// Declares the faces of the machine's `family` as `as_family`, each with its own line
-    /// metrics.
+    /// metrics, and for the scripts the family lacks, [`SCRIPT_FALLBACK`]'s faces under the
+    /// same name for those scripts' characters alone.
     fn declare(&mut self, machine: &MachineFonts<'_>, family: &str, as_family: &str) {
+        self.declare_faces(machine, family, as_family, None);
+        if family == SCRIPT_FALLBACK {
+            return;
+        }
+        let Some(own) = machine
+            .catalog
+            .family_faces(family)
+            .first()
+            .map(|f| f.scripts)
+        else {
+            return;
+        };
+        let Some(fallback) = machine
+            .catalog
+            .family_faces(SCRIPT_FALLBACK)
+            .first()
+            .map(|f| f.scripts)
+        else {
+            return;
+        };
+        let mut ranges: Vec<&str> = Vec::new();
+        if !own.hebrew && fallback.hebrew {
+            ranges.push(HEBREW);
+        }
+        if !own.arabic && fallback.arabic {
+            ranges.push(ARABIC);
+        }
+        if !ranges.is_empty() {
+            self.declare_faces(machine, SCRIPT_FALLBACK, as_family, Some(&ranges.join(",")));
+        }
+    }
+
+    /// Declares the faces of the machine's `family` as `as_family`, for the characters of
+    /// `unicode_range` alone when given.
+    fn declare_faces(
+        &mut self,
+        machine: &MachineFonts<'_>,
+        family: &str,
+        as_family: &str,
+        unicode_range: Option<&str>,
+    ) {
         for face in machine.catalog.family_faces(family) {
             let local = safe_name(&face.local_name).unwrap_or_default();
             let _ = write!(
@@ -200,6 +253,9 @@ impl FontPlan {
             );
             if let Some(metrics) = face.metrics.as_ref().map(LineMetrics::css) {
                 let _ = write!(self.faces, ";{metrics}");
+            }
+            if let Some(range) = unicode_range {
+                let _ = write!(self.faces, ";unicode-range:{range}");
             }
             self.faces.push('}');
         }
@@ -325,6 +381,38 @@ mod tests {
         assert_eq!(plan.line_metrics(Some("Verdana")), of("DejaVu Sans"));
         assert_eq!(plan.line_metrics(Some("Fancy")), None);
         assert_eq!(FontPlan::default().line_metrics(None), None);
+    }
+
+    /// A declared family without Hebrew or Arabic (Liberation Serif, by its OS/2 ranges)
+    /// gets DejaVu Sans's faces under its own name for those scripts alone; DejaVu Sans,
+    /// which has them, gets no such rule.
+    #[test]
+    fn families_without_hebrew_or_arabic_borrow_the_fallbacks_faces_for_them() {
+        let catalog = FontCatalog::scan(&crate::config::FontsConfig::default().dirs, 64 << 20);
+        let serif = catalog.family_faces("Liberation Serif");
+        let dejavu = catalog.family_faces(SCRIPT_FALLBACK);
+        assert!(!serif.is_empty() && !dejavu.is_empty(), "the test fonts");
+        assert!(!serif[0].scripts.hebrew);
+        assert!(dejavu[0].scripts.hebrew && dejavu[0].scripts.arabic);
+        let plan = served_plan(&catalog, &["Times New Roman", "Verdana"]);
+        let faces = plan.face_rules();
+        let borrowed: Vec<&str> = faces
+            .split('}')
+            .filter(|r| r.contains("unicode-range:"))
+            .collect();
+        assert!(
+            borrowed.iter().any(|r| r
+                .contains("font-family:'Liberation Serif';src:local('DejaVuSans-Bold')")
+                && r.contains("font-weight:700")
+                && r.contains("unicode-range:U+0590-05FF")),
+            "{faces}"
+        );
+        assert!(
+            !borrowed
+                .iter()
+                .any(|r| r.contains("font-family:'DejaVu Sans'")),
+            "{faces}"
+        );
     }
 
     /// The plan of a document naming `names`, with `catalog`'s faces served under
