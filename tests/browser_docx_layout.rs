@@ -665,6 +665,66 @@ async fn a_paragraph_of_floating_objects_keeps_its_line() {
     );
 }
 
+/// A table cell's vertical text (`w:textDirection`): `btLr` runs up from the cell's
+/// bottom (a calendar's "notes" label), `tbRl` down from its top; each turned line is
+/// taller than wide and the row grows to hold it.
+#[tokio::test(flavor = "multi_thread")]
+async fn vertical_cell_text_runs_up_or_down_the_cell() {
+    let cell = |dir: &str, text: &str| {
+        format!(
+            r#"<w:tc><w:tcPr><w:tcW w:w="700" w:type="dxa"/><w:textDirection w:val="{dir}"/></w:tcPr><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:tc>"#
+        )
+    };
+    let body = format!(
+        r#"<w:tbl><w:tblGrid><w:gridCol w:w="700"/><w:gridCol w:w="700"/><w:gridCol w:w="4000"/></w:tblGrid><w:tr>{}{}<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>Beside</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"#,
+        cell("btLr", "Upwards"),
+        cell("tbRl", "Downwards"),
+    );
+    let (_s, url) = serve_bytes("vertical.docx", docx_with_body(&body)).await;
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            const out = {};
+            for (const td of document.querySelectorAll('#view-document td')) {
+                const text = td.textContent.trim();
+                const node = [...td.querySelectorAll('*')].map((e) => e.firstChild).find((n) => n && n.nodeType === 3);
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                const box = range.getBoundingClientRect();
+                range.setStart(node, 0); range.setEnd(node, 1);
+                const first = range.getBoundingClientRect();
+                range.setStart(node, node.data.length - 1); range.setEnd(node, node.data.length);
+                const last = range.getBoundingClientRect();
+                const cell = td.getBoundingClientRect();
+                out[text] = { w: box.width, h: box.height, first: first.top, last: last.top,
+                    cellTop: cell.top, cellBottom: cell.bottom, boxTop: box.top, boxBottom: box.bottom };
+            }
+            return out;
+        })()"#,
+    )
+    .await;
+    let at = |k: &str, f: &str| {
+        got[k][f]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {k}.{f} in {got}"))
+    };
+    for k in ["Upwards", "Downwards"] {
+        assert!(at(k, "h") > 2.0 * at(k, "w"), "{k} is turned: {got}");
+    }
+    // Up: the first letter lowest, the text at the cell's bottom.
+    assert!(at("Upwards", "first") > at("Upwards", "last"), "{got}");
+    assert!(
+        at("Upwards", "cellBottom") - at("Upwards", "boxBottom") < 12.0,
+        "{got}"
+    );
+    // Down: the first letter highest, the text at the cell's top.
+    assert!(at("Downwards", "first") < at("Downwards", "last"), "{got}");
+    assert!(
+        at("Downwards", "boxTop") - at("Downwards", "cellTop") < 12.0,
+        "{got}"
+    );
+}
+
 /// A right-to-left paragraph (`w:bidi`) reads `w:jc` and `w:ind` by its own direction, as
 /// Word and LibreOffice do: `left` is its leading edge, the right. No alignment and `left`
 /// put the text at the right margin, `right` at the left one; a left indent narrows the

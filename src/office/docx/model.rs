@@ -1042,8 +1042,21 @@ pub struct TableCell {
     /// Cell padding overrides.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margins: Option<Margins>,
+    /// The cell's text runs up or down its lines (`w:textDirection`), not across.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vertical: Option<VerticalText>,
     /// Content.
     pub blocks: Vec<Block>,
+}
+
+/// Which way a table cell's vertical text runs (`w:textDirection`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum VerticalText {
+    /// Bottom to top, lines from left to right (`btLr`): the text turned left.
+    Up,
+    /// Top to bottom, lines from right to left (`tbRl`, `tbRlV`): the text turned right.
+    Down,
 }
 
 /// A preferred width.

@@ -22,7 +22,8 @@ use super::model::Anchor;
 use super::model::{
     Align, Block, Border, BreakKind, ChartFrame, CommentMarkKind, Document, HeaderFooterRefs,
     Image, ImageSource, Inline, LineSpacing, LinkTarget, ListSuffix, MediaPart, NoteKind,
-    PageSetup, Paragraph, RunFormat, Section, TabAlign, TabLeader, Table, Width, WordArt,
+    PageSetup, Paragraph, RunFormat, Section, TabAlign, TabLeader, Table, VerticalText, Width,
+    WordArt,
 };
 use super::tabs::{self, PlacedTab};
 use crate::office::fonts::FontPlan;
@@ -979,7 +980,22 @@ impl<'d> Renderer<'d, '_> {
                 if let Some(fill) = &cell.shading {
                     let _ = write!(style, "background-color:{fill};");
                 }
-                if let Some(v) = cell.v_align.as_deref() {
+                if let Some(dir) = cell.vertical {
+                    // Turned text starts at the bottom (up) or top (down) of the cell, as
+                    // its first paragraph's alignment reads along it.
+                    let align = cell.blocks.iter().find_map(|b| match b {
+                        Block::Paragraph(p) => Some(p.format.align),
+                        _ => None,
+                    });
+                    let v = match (align, dir) {
+                        (Some(Align::Center), _) => "middle",
+                        (Some(Align::Right), VerticalText::Up) => "top",
+                        (Some(Align::Right), VerticalText::Down) => "bottom",
+                        (_, VerticalText::Up) => "bottom",
+                        (_, VerticalText::Down) => "top",
+                    };
+                    let _ = write!(style, "vertical-align:{v};");
+                } else if let Some(v) = cell.v_align.as_deref() {
                     let v = match v {
                         "center" => "middle",
                         "bottom" => "bottom",
@@ -993,6 +1009,24 @@ impl<'d> Renderer<'d, '_> {
                 self.out.push_str(" style=\"");
                 self.out.push_str(&style);
                 self.out.push_str("\">");
+                // Vertical text: lines set down the cell, turned as Word turns them; the
+                // row grows to the text's length.
+                // The cell's own alignment (top, centre, bottom) reads across the turned
+                // lines: the text's top faces left (up) or right (down).
+                if let Some(dir) = cell.vertical {
+                    let side = match (cell.v_align.as_deref(), dir) {
+                        (Some("center"), _) => "margin:0 auto",
+                        (Some("bottom"), VerticalText::Up) => "margin-left:auto",
+                        (Some("bottom"), VerticalText::Down) => "margin-right:auto",
+                        (_, VerticalText::Up) => "margin-right:auto",
+                        (_, VerticalText::Down) => "margin-left:auto",
+                    };
+                    let class = match dir {
+                        VerticalText::Up => "docx-vertical docx-vertical-up",
+                        VerticalText::Down => "docx-vertical",
+                    };
+                    let _ = write!(self.out, "<div class=\"{class}\" style=\"{side}\">");
+                }
                 for b in &cell.blocks {
                     self.block(b);
                 }
@@ -1010,6 +1044,9 @@ impl<'d> Renderer<'d, '_> {
                             }
                         }
                     }
+                }
+                if cell.vertical.is_some() {
+                    self.out.push_str("</div>");
                 }
                 let _ = write!(self.out, "</{tag}>");
             }

@@ -11,7 +11,7 @@ use crate::office::xml::Element;
 use crate::office::Ns;
 
 use super::model::{
-    Align, Block, Margins, Revision, RowRevision, Table, TableCell, TableRow, Width,
+    Align, Block, Margins, Revision, RowRevision, Table, TableCell, TableRow, VerticalText, Width,
 };
 use super::parse::{number_attr, twips_attr, Parser};
 use super::props::{borders, overlay_borders, shading, val};
@@ -218,6 +218,11 @@ impl Parser<'_, '_> {
                 .map(|b| borders(b, &self.colors))
                 .unwrap_or_default();
             cell.margins = p.child(Ns::W, "tcMar").map(margins);
+            cell.vertical = match p.child(Ns::W, "textDirection").and_then(val) {
+                Some("btLr") => Some(VerticalText::Up),
+                Some("tbRl" | "tbRlV") => Some(VerticalText::Down),
+                _ => None,
+            };
             if let Some(v) = p.child(Ns::W, "vMerge") {
                 merge = match val(v) {
                     Some("restart") => VMerge::Restart,
