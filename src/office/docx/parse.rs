@@ -535,6 +535,7 @@ impl Parser<'_, '_> {
 
         // Numbering: the style's numPr, refined by the paragraph's own.
         let mut num = ppr.num.clone();
+        let from_style = direct.num.as_ref().is_none_or(|d| d.num_id.is_none());
         if let Some(d) = &direct.num {
             num = Some(match num {
                 Some(base) => super::props::NumRef {
@@ -553,7 +554,16 @@ impl Parser<'_, '_> {
             if num_id != "0" {
                 let level = level.unwrap_or(0);
                 if let Some(numbered) = self.numbering.next(&num_id, level, &self.styles) {
-                    ppr.overlay(&numbered.level.ppr);
+                    if from_style {
+                        // Numbering a style names sits under the style's own indents and
+                        // tabs, as Word applies it (List Bullet 2 with its indent at
+                        // 54 pt over a level at 81 pt is drawn at 54 pt).
+                        let mut under = numbered.level.ppr.clone();
+                        under.overlay(&ppr);
+                        ppr = under;
+                    } else {
+                        ppr.overlay(&numbered.level.ppr);
+                    }
                     let mut label_rpr = rpr.clone();
                     label_rpr.overlay(&direct.mark);
                     label_rpr.overlay(&numbered.level.rpr);

@@ -26,6 +26,7 @@ use super::model::{
     WordArt,
 };
 use super::tabs::{self, PlacedTab};
+use crate::office::fonts::resolve::legacy_symbol;
 use crate::office::fonts::FontPlan;
 
 /// Single line spacing, as a multiple of the text size, of a face the machine lacks:
@@ -732,6 +733,13 @@ impl<'d> Renderer<'d, '_> {
                     label_face(font, &list.text),
                     &self.opts.fonts,
                 );
+                // Office's symbol fonts are about as tall as the text faces, so their
+                // bullets leave the line as the text sets it; the faces drawn in their
+                // place are taller (OpenSymbol's descent is 0.31 em, Carlito's 0.27),
+                // and made each list item's first line about a point taller.
+                if legacy_symbol(font) {
+                    label_style.push_str("line-height:0;");
+                }
             }
             // The label and its tab reach the stop Word's tab goes to, so the text lines
             // up as in Word.

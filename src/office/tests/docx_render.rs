@@ -972,3 +972,39 @@ fn the_symbol_bullet_is_drawn_at_symbols_size() {
         "{diamond}"
     );
 }
+
+/// Numbering a paragraph style names sits under the style's own indent (Word draws a
+/// List Bullet 2 style at its 54 pt over its level's 81 pt, keeping the level's hanging
+/// indent); numbering on the paragraph itself sits over the style. A bullet in a symbol
+/// font leaves the line to the text (its stand-in face is taller).
+#[test]
+fn style_numbering_sits_under_the_styles_indent() {
+    let styles = w_part(
+        "styles",
+        r#"<w:style w:type="paragraph" w:styleId="ListBullet2"><w:pPr><w:numPr><w:numId w:val="1"/></w:numPr><w:ind w:left="1080"/></w:pPr></w:style>"#,
+    );
+    let numbering = w_part(
+        "numbering",
+        r#"<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/><w:lvlText w:val="&#xF0A7;"/><w:pPr><w:ind w:left="1620" w:hanging="360"/></w:pPr><w:rPr><w:rFonts w:ascii="Wingdings" w:hAnsi="Wingdings" w:hint="default"/></w:rPr></w:lvl></w:abstractNum>
+           <w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>"#,
+    );
+    let body = concat!(
+        r#"<w:p><w:pPr><w:pStyle w:val="ListBullet2"/></w:pPr><w:r><w:t>styled</w:t></w:r></w:p>"#,
+        r#"<w:p><w:pPr><w:pStyle w:val="ListBullet2"/><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>direct</w:t></w:r></w:p>"#,
+    );
+    let mut f = DocxFixture::new(body);
+    f.styles = Some(styles);
+    f.numbering = Some(numbering);
+    let html = render(&f.build());
+    let styled = paragraph_with(&html, "styled");
+    assert!(
+        styled.contains("margin-left:54pt;text-indent:-18pt"),
+        "{styled}"
+    );
+    assert!(styled.contains("line-height:0;"), "{styled}");
+    let direct = paragraph_with(&html, "direct");
+    assert!(
+        direct.contains("margin-left:81pt;text-indent:-18pt"),
+        "{direct}"
+    );
+}
