@@ -87,6 +87,14 @@ fn fonts_docx() -> Vec<u8> {
     zip.finish().unwrap().into_inner()
 }
 
+/// The shell page of a preview, its HTML-escaped style attributes read back as CSS.
+async fn shell_page(s: &common::TestServer, preview: &serde_json::Value) -> String {
+    let (id, token) = ids(preview);
+    s.get_text(&format!("/p/{id}/{token}/"))
+        .await
+        .replace("&#39;", "'")
+}
+
 /// Every `url(…)` of the page's `@font-face` rules.
 fn font_urls(page: &str) -> Vec<String> {
     page.match_indices("@font-face{")
@@ -190,11 +198,7 @@ async fn a_real_font_table_gives_open_stacks() {
     let s = start(|_| {}).await;
     s.write("fdo67303.docx", std::fs::read(REAL_DOCX).unwrap());
     let body = s.preview_ok("fdo67303.docx").await;
-    let (id, token) = ids(&body);
-    let page = s
-        .get_text(&format!("/p/{id}/{token}/"))
-        .await
-        .replace("&#39;", "'");
+    let page = shell_page(&s, &body).await;
     // Its runs are in Segoe UI, which the font table calls swiss.
     assert!(
         page.contains("font-family:'Segoe UI','Liberation Sans',sans-serif"),
@@ -433,11 +437,7 @@ async fn hebrew_in_a_face_without_it_is_drawn_in_the_declared_fallback() {
     s.write("hebrew.docx", common::docx::docx_with_body(body));
     let shown = s.preview_ok("hebrew.docx").await;
     let page_url = shown["url"].as_str().unwrap();
-    let (id, token) = ids(&shown);
-    let html = s
-        .get_text(&format!("/p/{id}/{token}/"))
-        .await
-        .replace("&#39;", "'");
+    let html = shell_page(&s, &shown).await;
     assert!(
         html.contains("@font-face{font-family:'Liberation Serif';src:local('DejaVuSans-Bold')"),
         "{html}"

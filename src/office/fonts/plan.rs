@@ -199,20 +199,8 @@ impl FontPlan {
         if family == SCRIPT_FALLBACK {
             return;
         }
-        let Some(own) = machine
-            .catalog
-            .family_faces(family)
-            .first()
-            .map(|f| f.scripts)
-        else {
-            return;
-        };
-        let Some(fallback) = machine
-            .catalog
-            .family_faces(SCRIPT_FALLBACK)
-            .first()
-            .map(|f| f.scripts)
-        else {
+        let scripts = |f: &str| machine.catalog.family_faces(f).first().map(|f| f.scripts);
+        let (Some(own), Some(fallback)) = (scripts(family), scripts(SCRIPT_FALLBACK)) else {
             return;
         };
         let mut ranges: Vec<&str> = Vec::new();
