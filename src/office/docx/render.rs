@@ -1017,10 +1017,10 @@ impl<'d> Renderer<'d, '_> {
                 self.out.push_str(" style=\"");
                 self.out.push_str(&style);
                 self.out.push_str("\">");
-                // Vertical text: lines set down the cell, turned as Word turns them; the
-                // row grows to the text's length.
-                // The cell's own alignment (top, centre, bottom) reads across the turned
-                // lines: the text's top faces left (up) or right (down).
+                // Vertical text: lines set down the cell, turned as Word turns them (the
+                // row grows to the text's length); the cell's own alignment (top, centre,
+                // bottom) reads across the turned lines, whose top faces left (up) or
+                // right (down).
                 if let Some(dir) = cell.vertical {
                     let side = match (cell.v_align.as_deref(), dir) {
                         (Some("center"), _) => "margin:0 auto",
