@@ -8,7 +8,9 @@ mod common;
 
 use std::io::Write;
 
-use chromiumoxide::cdp::browser_protocol::css::{EnableParams, GetPlatformFontsForNodeParams};
+use chromiumoxide::cdp::browser_protocol::css::{
+    EnableParams, GetPlatformFontsForNodeParams, PlatformFontUsage,
+};
 use chromiumoxide::cdp::browser_protocol::dom;
 use common::browser::{eval, wait_for, TestBrowser};
 use common::{error_of, ids, start};
@@ -250,14 +252,33 @@ async fn a_decks_run_fonts_get_their_stand_ins_served() {
     assert_eq!(font.status(), 200, "{url}");
 }
 
+/// Waits for the web fonts the page uses, then enables the DOM and CSS domains that
+/// [`platform_fonts`] asks.
+async fn fonts_in_and_inspectable(page: &chromiumoxide::Page) {
+    eval(page, "Promise.all([...document.fonts].filter(f => f.status !== 'unloaded').map(f => f.loaded)).then(() => true)").await;
+    page.execute(dom::EnableParams::default())
+        .await
+        .expect("DOM.enable");
+    page.execute(EnableParams::default())
+        .await
+        .expect("CSS.enable");
+}
+
+/// The faces Chromium actually drew a node's text with.
+async fn platform_fonts(page: &chromiumoxide::Page, selector: &str) -> Vec<PlatformFontUsage> {
+    let node = page.find_element(selector).await.expect(selector);
+    page.execute(GetPlatformFontsForNodeParams::new(node.node_id))
+        .await
+        .expect("CSS.getPlatformFontsForNode")
+        .result
+        .fonts
+        .clone()
+}
+
 /// The family Chromium actually drew a node's text with, and whether it was a web font.
 async fn platform_font(page: &chromiumoxide::Page, selector: &str) -> (String, bool) {
-    let node = page.find_element(selector).await.expect(selector);
-    let fonts = page
-        .execute(GetPlatformFontsForNodeParams::new(node.node_id))
-        .await
-        .expect("CSS.getPlatformFontsForNode");
-    let first = fonts.result.fonts.first().expect("text was drawn").clone();
+    let fonts = platform_fonts(page, selector).await;
+    let first = fonts.first().expect("text was drawn").clone();
     (first.family_name, first.is_custom_font)
 }
 
@@ -286,13 +307,7 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     .await;
     assert_eq!(tagged, 6, "every sample run is an element of its own");
     // Wait for the web fonts the samples use (the embedded face comes from previewd).
-    eval(&page, "Promise.all([...document.fonts].filter(f => f.status !== 'unloaded').map(f => f.loaded)).then(() => true)").await;
-    page.execute(dom::EnableParams::default())
-        .await
-        .expect("DOM.enable");
-    page.execute(EnableParams::default())
-        .await
-        .expect("CSS.enable");
+    fonts_in_and_inspectable(&page).await;
     assert_eq!(
         platform_font(&page, "[data-probe=verdana]").await.0,
         "DejaVu Sans"
@@ -455,33 +470,14 @@ async fn hebrew_in_a_face_without_it_is_drawn_in_the_declared_fallback() {
         })()"#,
     )
     .await;
-    eval(&page, "Promise.all([...document.fonts].filter(f => f.status !== 'unloaded').map(f => f.loaded)).then(() => true)").await;
-    page.execute(dom::EnableParams::default())
-        .await
-        .expect("DOM.enable");
-    page.execute(EnableParams::default())
-        .await
-        .expect("CSS.enable");
+    fonts_in_and_inspectable(&page).await;
     // The letters' face (the space between the words is Liberation Serif's).
-    let node = page
-        .find_element("[data-probe=hebrew]")
-        .await
-        .expect("the Hebrew run");
-    let fonts = page
-        .execute(GetPlatformFontsForNodeParams::new(node.node_id))
-        .await
-        .expect("CSS.getPlatformFontsForNode");
+    let fonts = platform_fonts(&page, "[data-probe=hebrew]").await;
     let letters = fonts
-        .result
-        .fonts
         .iter()
         .max_by_key(|f| f.glyph_count as i64)
         .expect("text was drawn");
     // (A `local()` source counts as no web font: the face's own name tells the bold.)
-    assert_eq!(
-        letters.post_script_name, "DejaVuSans-Bold",
-        "{:?}",
-        fonts.result.fonts
-    );
+    assert_eq!(letters.post_script_name, "DejaVuSans-Bold", "{fonts:?}");
     browser.close().await;
 }
