@@ -767,31 +767,40 @@ fn legend(
 ) -> Rect {
     let wide = svg.wide;
     let s = &l.text;
-    let key = s.size * 0.7;
+    // LibreOffice's legend metrics, measured on PowerPoint decks at 12 pt: a key 0.6 of
+    // the text size high, centred 0.22 size above the baseline, 0.2 size before the
+    // text and two thirds of the size after each entry (the keys were 0.7 size, centred
+    // on the row, and entries 5 px further apart at 12 pt). Keys are square, but when
+    // any entry is a line every key is 8 mm wide, bars' keys too (`shapecrawler-018`).
+    let key = s.size * 0.6;
+    let any_line = entries.iter().any(|e| e.line);
+    let key_w = if any_line { 22.68 } else { key };
+    let (gap, trail) = (s.size * 0.2, s.size * 0.67);
     let row_h = s.size * 1.45;
-    let item_w = |e: &Entry<'_>| key + s.size * 0.35 + wide.of(&e.label, s.size) + s.size * 0.9;
+    let item_w = |e: &Entry<'_>| key_w + gap + wide.of(&e.label, s.size) + trail;
     let draw = |svg: &mut Svg, e: &Entry<'_>, x: f64, y: f64| {
         let mid = y + row_h / 2.0;
+        let baseline = mid + s.size * 0.3;
+        let centre_y = baseline - s.size * 0.22;
         if e.line {
             svg.line(
-                &format!("M{} {}H{}", n(x), n(mid), n(x + key * 1.4)),
+                &format!("M{} {}H{}", n(x), n(centre_y), n(x + key_w)),
                 e.color,
                 s.size * 0.2,
             );
         }
         if let Some((size, symbol)) = e.marker {
             // The series' marker on the middle of its key, no larger than the key.
-            let centre = x + if e.line { key * 0.7 } else { key / 2.0 };
-            svg.marker(centre, mid, size.min(key), e.color, symbol);
+            let centre = x + key_w / 2.0;
+            svg.marker(centre, centre_y, size.min(key), e.color, symbol);
         } else if !e.line {
             let fill = match e.series {
                 Some(series) => svg.paint(series, e.color),
                 None => e.color.hex(),
             };
-            svg.rect_paint(x, mid - key / 2.0, key, key, &fill, None);
+            svg.rect_paint(x, centre_y - key / 2.0, key_w, key, &fill, None);
         }
-        let tx = x + if e.line { key * 1.4 } else { key } + s.size * 0.35;
-        svg.text(tx, mid + s.size * 0.35, s, "start", None, &e.label);
+        svg.text(x + key_w + gap, baseline, s, "start", None, &e.label);
     };
     let mut rest = area;
     match l.position.as_str() {
@@ -821,7 +830,7 @@ fn legend(
                 } else {
                     col_w.iter().sum()
                 };
-                let mut x = (w - row_w) / 2.0 + s.size * 0.45;
+                let mut x = (w - row_w) / 2.0 + trail / 2.0;
                 for (c, e) in row.iter().enumerate() {
                     draw(svg, e, x.max(0.0), top + row_h * r as f64);
                     x += if single { item_w(e) } else { col_w[c] };

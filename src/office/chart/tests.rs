@@ -1995,3 +1995,71 @@ fn an_automatic_plot_reaches_two_percent_of_the_width_from_each_side() {
         assert!((x2 - 490.0).abs() < 0.02, "{x2}: {out}");
     }
 }
+
+/// Legend keys as LibreOffice draws PowerPoint's legends: square keys 0.6 of the text
+/// size with the text 0.2 size after them, entries two thirds of a size apart; with a
+/// line among the entries every key is 8 mm wide, the bars' keys too
+/// (`shapecrawler-018`: a line over columns).
+#[test]
+fn legend_keys_are_square_or_eight_millimetres_wide_beside_a_line() {
+    let bars = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{}{AXES}</c:barChart>{}"#,
+        ser(0, "A", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        ser(1, "B", &CATS, &[Some(2.0), Some(6.0), Some(1.0)], ""),
+        cat_val_axes("")
+    );
+    let legend = r#"<c:legend><c:legendPos val="b"/></c:legend>"#;
+    let c = parse(&bars, legend);
+    let size = c.legend.as_ref().unwrap().text.size;
+    // Every text one em wide: entry n's key starts (0.6 + 0.2 + 1 + 0.67) sizes after
+    // entry n - 1's.
+    let em = |_: &str| Some(1.0);
+    let opts = SvgOptions {
+        measure: Some(super::Measure(&em)),
+        ..SvgOptions::default()
+    };
+    let out = render_svg(&c, 400.0, 300.0, &opts).unwrap();
+    let keys: Vec<[f64; 4]> = ["#4472C4", "#ED7D31"]
+        .iter()
+        .map(|fill| {
+            *rects(&out, fill)
+                .iter()
+                .find(|r| (r[3] - size * 0.6).abs() < 0.01)
+                .expect("a legend key")
+        })
+        .collect();
+    for k in &keys {
+        assert!((k[2] - size * 0.6).abs() < 0.01, "square key: {k:?}");
+    }
+    let pitch = keys[1][0] - keys[0][0];
+    assert!((pitch - size * 2.47).abs() < 0.01, "{pitch}: {out}");
+    let text_x = text_attrs(&out, "A", "x")[0];
+    assert!((text_x - keys[0][0] - size * 0.8).abs() < 0.01, "{text_x}");
+
+    // The second series drawn as a line: both keys 8 mm (22.68 pt) wide.
+    let combo = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart><c:lineChart><c:grouping val="standard"/>{}<c:marker val="0"/>{AXES}</c:lineChart>{}"#,
+        ser(0, "A", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], ""),
+        ser(1, "B", &CATS, &[Some(2.0), Some(6.0), Some(1.0)], ""),
+        cat_val_axes("")
+    );
+    let out = render_svg(&parse(&combo, legend), 400.0, 300.0, &opts).unwrap();
+    let key = *rects(&out, "#4472C4")
+        .iter()
+        .find(|r| (r[3] - size * 0.6).abs() < 0.01)
+        .expect("the bars' key");
+    assert!((key[2] - 22.68).abs() < 0.01, "{key:?}");
+    let line_key = out
+        .split("<path d=\"M")
+        .skip(1)
+        .filter(|p| p.contains("stroke=\"#ED7D31\""))
+        .find_map(|p| {
+            let d = p.split('"').next()?;
+            let (x1, rest) = d.split_once(' ')?;
+            let (_, x2) = rest.split_once('H')?;
+            let (x1, x2): (f64, f64) = (x1.parse().ok()?, x2.parse().ok()?);
+            (!rest.contains('L')).then_some(x2 - x1)
+        })
+        .expect("the line's key");
+    assert!((line_key - 22.68).abs() < 0.01, "{line_key}: {out}");
+}
