@@ -81,6 +81,21 @@ fn rects(svg: &str, fill: &str) -> Vec<[f64; 4]> {
         .collect()
 }
 
+/// The `(x1, x2)` of every straight horizontal path `M{x1} {y}H{x2}` stroked in `stroke`
+/// (gridlines, a line series' legend key).
+fn horizontal_paths(svg: &str, stroke: &str) -> Vec<(f64, f64)> {
+    svg.split("<path d=\"M")
+        .skip(1)
+        .filter(|p| p.contains(&format!("stroke=\"{stroke}\"")))
+        .filter_map(|p| {
+            let (x1, rest) = p.split('"').next()?.split_once(' ')?;
+            let (y, x2) = rest.split_once('H')?;
+            y.parse::<f64>().ok()?;
+            Some((x1.parse().ok()?, x2.parse().ok()?))
+        })
+        .collect()
+}
+
 /// Sets the tick label size of every axis of `c` (a deck's `c:txPr` would).
 fn axis_text(c: &mut Chart, size: f64) {
     for a in &mut c.axes {
@@ -1976,18 +1991,8 @@ fn an_automatic_plot_reaches_two_percent_of_the_width_from_each_side() {
         .expect("the value axis")
         .text
         .size;
-    // Gridlines are paths `M{x1} {y}H{x2}` in the default gridline grey.
-    let lines: Vec<(f64, f64)> = out
-        .split("<path d=\"M")
-        .skip(1)
-        .filter(|p| p.contains("stroke=\"#D9D9D9\""))
-        .filter_map(|p| {
-            let d = p.split('"').next()?;
-            let (x1, rest) = d.split_once(' ')?;
-            let (_, x2) = rest.split_once('H')?;
-            Some((x1.parse().ok()?, x2.parse().ok()?))
-        })
-        .collect();
+    // Gridlines in the default gridline grey.
+    let lines = horizontal_paths(&out, "#D9D9D9");
     assert!(!lines.is_empty(), "no gridlines: {out}");
     let left = 500.0 * 0.02 + size + super::render::LABEL_GAP;
     for (x1, x2) in lines {
@@ -2049,17 +2054,9 @@ fn legend_keys_are_square_or_eight_millimetres_wide_beside_a_line() {
         .find(|r| (r[3] - size * 0.6).abs() < 0.01)
         .expect("the bars' key");
     assert!((key[2] - 22.68).abs() < 0.01, "{key:?}");
-    let line_key = out
-        .split("<path d=\"M")
-        .skip(1)
-        .filter(|p| p.contains("stroke=\"#ED7D31\""))
-        .find_map(|p| {
-            let d = p.split('"').next()?;
-            let (x1, rest) = d.split_once(' ')?;
-            let (_, x2) = rest.split_once('H')?;
-            let (x1, x2): (f64, f64) = (x1.parse().ok()?, x2.parse().ok()?);
-            (!rest.contains('L')).then_some(x2 - x1)
-        })
+    let line_key = horizontal_paths(&out, "#ED7D31")
+        .first()
+        .map(|(x1, x2)| x2 - x1)
         .expect("the line's key");
     assert!((line_key - 22.68).abs() < 0.01, "{line_key}: {out}");
 }
