@@ -2101,10 +2101,16 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             .iter()
             .map(|t| wide.of(&format_number(*t, fmt_y.as_deref()), a.text.size))
             .fold(0.0, f64::max)
-            + a.text.size * 0.5
+            + LABEL_GAP
     }) + shown(y_axis)
         .and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
         .unwrap_or(0.0);
+    // The last X label is centred on the plot's right edge: half of it beside the plot.
+    let right = shown(x_axis).filter(|a| a.labels).map_or(0.0, |a| {
+        x_scale.ticks().last().map_or(0.0, |t| {
+            wide.of(&format_number(*t, fmt_x.as_deref()), a.text.size) / 2.0
+        })
+    });
     let bottom = shown(x_axis)
         .filter(|a| a.labels)
         .map_or(0.0, |a| a.text.size * 1.5)
@@ -2117,7 +2123,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         Rect {
             x: b.x + left,
             y: b.y + ys * 0.5,
-            w: (b.w - left - b.w * 0.03).max(1.0),
+            w: (b.w - left - right).max(1.0),
             h: (b.h - bottom - ys * 0.5).max(1.0),
         }
     };

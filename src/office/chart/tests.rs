@@ -510,6 +510,24 @@ fn scatter_bubble_and_radar_charts_are_drawn() {
         out.contains(">2.5</text>") || out.contains(">3</text>"),
         "x axis labels"
     );
+    // Each text one em wide: the plot starts 2 % of the width, a label and a gap in and
+    // ends half the last X label (centred on its edge) before the right 2 %.
+    let em = |_: &str| Some(1.0);
+    let opts = SvgOptions {
+        measure: Some(super::Measure(&em)),
+        ..SvgOptions::default()
+    };
+    let measured = render_svg(&scatter, 400.0, 300.0, &opts).unwrap();
+    let size = scatter.axes[0].text.size;
+    let lines = horizontal_paths(&measured, "#D9D9D9");
+    assert!(!lines.is_empty(), "{measured}");
+    for (x1, x2) in lines {
+        assert!(
+            (x1 - (8.0 + size + super::render::LABEL_GAP)).abs() < 0.02,
+            "{x1}"
+        );
+        assert!((x2 - (392.0 - size / 2.0)).abs() < 0.02, "{x2}");
+    }
 
     let sizes = r#"<c:bubbleSize><c:numLit><c:ptCount val="3"/><c:pt idx="0"><c:v>1</c:v></c:pt><c:pt idx="1"><c:v>4</c:v></c:pt><c:pt idx="2"><c:v>9</c:v></c:pt></c:numLit></c:bubbleSize>"#;
     let bubble = parse(
