@@ -5,7 +5,7 @@
 mod common;
 
 use common::browser::{eval, wait_for, TestBrowser};
-use common::docx::{docx_with_body, docx_with_parts};
+use common::docx::{docx_with_body, docx_with_part_bytes, docx_with_parts};
 use common::start;
 
 const VARIOUS: &str = concat!(
@@ -645,11 +645,7 @@ async fn a_paragraph_of_floating_objects_keeps_its_line() {
         })()"#,
     )
     .await;
-    let at = |k: &str, side: &str| {
-        got[k][side]
-            .as_f64()
-            .unwrap_or_else(|| panic!("no {k}.{side} in {got}"))
-    };
+    let at = |k: &str, side: &str| f(&got, k, side);
     assert!((at("art", "top") - 36.0).abs() < 0.5, "{got}");
     // The picture paragraph is a line of 11 pt text tall (13.4 pt in Carlito).
     assert!(at("art", "bottom") - at("art", "top") > 12.0, "{got}");
@@ -663,6 +659,74 @@ async fn a_paragraph_of_floating_objects_keeps_its_line() {
         (at("Body", "top") - at("Head", "bottom")).abs() < 0.5,
         "{got}"
     );
+}
+
+/// A header line whose last tab (`w:ptab` to the right margin) has nothing after it but
+/// a square-wrapped picture at the right (`powertools-DB006`): the tab shows nothing, so
+/// the line stays beside the picture at the header's top, as in Word and LibreOffice.
+/// Laid out as a box reaching the right stop it did not fit beside the picture and went
+/// below it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_trailing_tab_leaves_the_header_line_beside_its_picture() {
+    let shape = r#"<w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" simplePos="0" locked="0" layoutInCell="1" allowOverlap="1" behindDoc="0" relativeHeight="1" distT="0" distB="0" distL="114300" distR="114300"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>5240655</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="704215" cy="837565"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="photo"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr><pic:cNvPr id="0" name=""/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:embed="rP"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="704215" cy="837565"/></a:xfrm><a:prstGeom prst="rect"/></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>"#;
+    let header = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:p><w:pPr><w:tabs><w:tab w:val="center" w:pos="4680"/><w:tab w:val="right" w:pos="9360"/></w:tabs></w:pPr><w:r><w:t>Left</w:t></w:r><w:r><w:tab/></w:r><w:r><w:t>Mid</w:t></w:r><w:r><w:ptab w:relativeTo="margin" w:alignment="right" w:leader="none"/></w:r>{shape}</w:p></w:hdr>"#
+    );
+    let body = r#"<w:p><w:r><w:t>Body</w:t></w:r></w:p><w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:headerReference w:type="default" r:id="rH"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#;
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rH" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/></Relationships>"#;
+    let header_rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rP" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/photo.png"/></Relationships>"#;
+    let bytes = docx_with_part_bytes(
+        body,
+        &[
+            ("word/_rels/document.xml.rels", rels.as_bytes().to_vec()),
+            (
+                "word/_rels/header1.xml.rels",
+                header_rels.as_bytes().to_vec(),
+            ),
+            ("word/header1.xml", header.into_bytes()),
+            ("word/media/photo.png", common::tiny_png()),
+        ],
+    );
+    let (_s, url) = serve_bytes("header-tab.docx", bytes).await;
+    let got = document_eval(
+        &url,
+        r#"(async () => {
+            const pg = document.querySelector('#view-document .docx-page');
+            // The picture drawn: a lazy image has no box in the line until it loads.
+            const img = pg.querySelector('.docx-header img');
+            img.loading = 'eager';
+            await img.decode();
+            const top = pg.getBoundingClientRect().top;
+            const out = {};
+            for (const t of ['Left', 'Mid']) {
+                const walker = document.createTreeWalker(pg.querySelector('.docx-header'), NodeFilter.SHOW_TEXT);
+                let n;
+                while ((n = walker.nextNode())) {
+                    if (n.data.trim() === t) {
+                        const range = document.createRange();
+                        range.selectNodeContents(n);
+                        const r = range.getBoundingClientRect();
+                        out[t] = { top: (r.top - top) * 0.75, left: r.left * 0.75 };
+                    }
+                }
+            }
+            const r = img.getBoundingClientRect();
+            out.photo = { top: (r.top - top) * 0.75, left: r.left * 0.75 };
+            return out;
+        })()"#,
+    )
+    .await;
+    let at = |k: &str, side: &str| f(&got, k, side);
+    // The texts and the picture on the header's first line, 36 pt from the page's top
+    // (the tab's box took a line of its own: the picture 12 pt lower, the texts below
+    // it in some layouts).
+    for t in ["Left", "Mid"] {
+        assert!((at(t, "top") - 36.0).abs() < 2.0, "{t}: {got}");
+    }
+    assert!((at("photo", "top") - 36.0).abs() < 0.5, "{got}");
+    assert!(at("photo", "left") - at("Left", "left") > 380.0, "{got}");
+    // "Mid" is centred on the 234 pt stop, well right of "Left".
+    assert!(at("Mid", "left") - at("Left", "left") > 180.0, "{got}");
 }
 
 /// A table cell's vertical text (`w:textDirection`): `btLr` runs up from the cell's
@@ -703,11 +767,7 @@ async fn vertical_cell_text_runs_up_or_down_the_cell() {
         })()"#,
     )
     .await;
-    let at = |k: &str, f: &str| {
-        got[k][f]
-            .as_f64()
-            .unwrap_or_else(|| panic!("no {k}.{f} in {got}"))
-    };
+    let at = |k: &str, side: &str| f(&got, k, side);
     for k in ["Upwards", "Downwards"] {
         assert!(at(k, "h") > 2.0 * at(k, "w"), "{k} is turned: {got}");
     }

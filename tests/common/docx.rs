@@ -7,6 +7,15 @@ pub fn docx_with_body(body: &str) -> Vec<u8> {
 
 /// [`docx_with_body`] plus `extra` parts (name, text), e.g. comments and their relationship.
 pub fn docx_with_parts(body: &str, extra: &[(&str, String)]) -> Vec<u8> {
+    let extra: Vec<(&str, Vec<u8>)> = extra
+        .iter()
+        .map(|(name, text)| (*name, text.clone().into_bytes()))
+        .collect();
+    docx_with_part_bytes(body, &extra)
+}
+
+/// [`docx_with_parts`] with parts of any bytes (a picture's PNG).
+pub fn docx_with_part_bytes(body: &str, extra: &[(&str, Vec<u8>)]) -> Vec<u8> {
     use std::io::Write;
     let document = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><w:body>{body}</w:body></w:document>"#
@@ -17,10 +26,13 @@ pub fn docx_with_parts(body: &str, extra: &[(&str, String)]) -> Vec<u8> {
         ("word/document.xml", document),
     ];
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (name, text) in parts.into_iter().chain(extra.iter().cloned()) {
+    let parts = parts
+        .into_iter()
+        .map(|(name, text)| (name, text.into_bytes()));
+    for (name, bytes) in parts.chain(extra.iter().cloned()) {
         zip.start_file(name, zip::write::SimpleFileOptions::default())
             .unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
+        zip.write_all(&bytes).unwrap();
     }
     zip.finish().unwrap().into_inner()
 }

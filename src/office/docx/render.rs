@@ -1141,6 +1141,8 @@ impl<'d> Renderer<'d, '_> {
         let boxes = &mut flat.boxes;
         // Per line: the number of its first box and the stops of its boxed tabs.
         let mut plans: Vec<(usize, Vec<PlacedTab>)> = Vec::with_capacity(lines);
+        // Per line: whether its last tab was dropped (see below).
+        let mut trailing_tab: Vec<bool> = Vec::with_capacity(lines);
         for (line, w) in widths.iter().enumerate() {
             let x0 = if line == 0 && first {
                 match &p.list {
@@ -1154,11 +1156,21 @@ impl<'d> Renderer<'d, '_> {
             } else {
                 0.0
             };
-            let placed = if stops.is_empty() {
+            let mut placed = if stops.is_empty() {
                 Vec::new()
             } else {
                 tabs::place_line(&stops, x0, w)
             };
+            // A line's last tab with nothing drawn after it and no leader shows nothing:
+            // Word ends it at the line's edge, so a float beside the line (a header's
+            // picture) leaves the line where it is. As a box of its stop's width it
+            // pushed the line below the float (`powertools-DB006`'s header).
+            let trailing = placed.len() + 1 == w.len()
+                && w.last().is_some_and(|x| *x == 0.0)
+                && placed.last().is_some_and(|t| t.leader.is_none());
+            if trailing {
+                placed.pop();
+            }
             let first_box = boxes.len();
             let mut from = x0;
             for stop in &placed {
@@ -1169,6 +1181,7 @@ impl<'d> Renderer<'d, '_> {
                 from = stop.x;
             }
             plans.push((first_box, placed));
+            trailing_tab.push(trailing);
         }
         split_decimals(&mut flat, &plans);
 
@@ -1180,6 +1193,9 @@ impl<'d> Renderer<'d, '_> {
             let j = item.seg;
             let mut path = Vec::new();
             if let Piece::Tab = item.piece {
+                if j == m && trailing_tab[item.line] {
+                    continue;
+                }
                 if j < m {
                     // A tab to a custom stop: its box's leader.
                     let b = first_box + j;
