@@ -96,6 +96,17 @@ fn horizontal_paths(svg: &str, stroke: &str) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// Options measuring every text as one em wide, so that label widths are known.
+fn one_em_options() -> SvgOptions<'static> {
+    fn one_em(_: &str) -> Option<f64> {
+        Some(1.0)
+    }
+    SvgOptions {
+        measure: Some(super::Measure(&one_em)),
+        ..SvgOptions::default()
+    }
+}
+
 /// Sets the tick label size of every axis of `c` (a deck's `c:txPr` would).
 fn axis_text(c: &mut Chart, size: f64) {
     for a in &mut c.axes {
@@ -512,11 +523,7 @@ fn scatter_bubble_and_radar_charts_are_drawn() {
     );
     // Each text one em wide: the plot starts 2 % of the width, a label and a gap in and
     // ends half the last X label (centred on its edge) before the right 2 %.
-    let em = |_: &str| Some(1.0);
-    let opts = SvgOptions {
-        measure: Some(super::Measure(&em)),
-        ..SvgOptions::default()
-    };
+    let opts = one_em_options();
     let measured = render_svg(&scatter, 400.0, 300.0, &opts).unwrap();
     let size = scatter.axes[0].text.size;
     let lines = horizontal_paths(&measured, "#D9D9D9");
@@ -1996,11 +2003,7 @@ fn an_automatic_plot_reaches_two_percent_of_the_width_from_each_side() {
     );
     let c = parse(&plot, r#"<c:autoTitleDeleted val="1"/>"#);
     // Every text one em wide, so the widest value label is one label size.
-    let em = |_: &str| Some(1.0);
-    let opts = SvgOptions {
-        measure: Some(super::Measure(&em)),
-        ..SvgOptions::default()
-    };
+    let opts = one_em_options();
     let out = render_svg(&c, 500.0, 300.0, &opts).unwrap();
     let size = c
         .axes
@@ -2036,11 +2039,7 @@ fn legend_keys_are_square_or_eight_millimetres_wide_beside_a_line() {
     let size = c.legend.as_ref().unwrap().text.size;
     // Every text one em wide: entry n's key starts (0.6 + 0.2 + 1 + 0.67) sizes after
     // entry n - 1's.
-    let em = |_: &str| Some(1.0);
-    let opts = SvgOptions {
-        measure: Some(super::Measure(&em)),
-        ..SvgOptions::default()
-    };
+    let opts = one_em_options();
     let out = render_svg(&c, 400.0, 300.0, &opts).unwrap();
     let keys: Vec<[f64; 4]> = ["#4472C4", "#ED7D31"]
         .iter()
