@@ -120,6 +120,8 @@ pub(super) const LABEL_LINE: f64 = 1.2;
 pub(super) const LABEL_GAP: f64 = 2.83;
 /// Most legend entries drawn.
 const MAX_LEGEND: usize = 64;
+/// The width of every legend key when a line is among the entries, in points: 8 mm.
+const LINE_KEY_W: f64 = 22.68;
 
 /// The SVG of `chart` in a `w` × `h` point frame; `None` when there is nothing to draw
 /// (no plot with a drawable type and values), so the caller shows a placeholder.
@@ -774,7 +776,7 @@ fn legend(
     // any entry is a line every key is 8 mm wide, bars' keys too (`shapecrawler-018`).
     let key = s.size * 0.6;
     let any_line = entries.iter().any(|e| e.line);
-    let key_w = if any_line { 22.68 } else { key };
+    let key_w = if any_line { LINE_KEY_W } else { key };
     let (gap, trail) = (s.size * 0.2, s.size * 0.67);
     let row_h = s.size * 1.45;
     let item_w = |e: &Entry<'_>| key_w + gap + wide.of(&e.label, s.size) + trail;
