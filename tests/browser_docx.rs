@@ -83,7 +83,7 @@ async fn report_60p_shows_its_page_frame_and_text_and_is_screenshotted() {
     // The frame is shown, laid out with a real size, and painted as paper on the desk
     // (which proves docx.css loaded: without it both would be transparent).
     assert_eq!(frame["viewHidden"], false, "{frame}");
-    assert_eq!(frame["display"], "flex", "{frame}");
+    assert_eq!(frame["display"], "flow-root", "{frame}");
     assert_eq!(frame["visibility"], "visible", "{frame}");
     let width = frame["width"].as_f64().unwrap();
     let height = frame["height"].as_f64().unwrap();

@@ -668,35 +668,17 @@ async fn a_paragraph_of_floating_objects_keeps_its_line() {
 /// below it.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_trailing_tab_leaves_the_header_line_beside_its_picture() {
-    let shape = r#"<w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" simplePos="0" locked="0" layoutInCell="1" allowOverlap="1" behindDoc="0" relativeHeight="1" distT="0" distB="0" distL="114300" distR="114300"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>5240655</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="704215" cy="837565"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="photo"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr><pic:cNvPr id="0" name=""/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:embed="rP"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="704215" cy="837565"/></a:xfrm><a:prstGeom prst="rect"/></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>"#;
+    let shape = header_photo();
     let header = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:p><w:pPr><w:tabs><w:tab w:val="center" w:pos="4680"/><w:tab w:val="right" w:pos="9360"/></w:tabs></w:pPr><w:r><w:t>Left</w:t></w:r><w:r><w:tab/></w:r><w:r><w:t>Mid</w:t></w:r><w:r><w:ptab w:relativeTo="margin" w:alignment="right" w:leader="none"/></w:r>{shape}</w:p></w:hdr>"#
     );
-    let body = r#"<w:p><w:r><w:t>Body</w:t></w:r></w:p><w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:headerReference w:type="default" r:id="rH"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#;
-    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rH" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/></Relationships>"#;
-    let header_rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rP" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/photo.png"/></Relationships>"#;
-    let bytes = docx_with_part_bytes(
-        body,
-        &[
-            ("word/_rels/document.xml.rels", rels.as_bytes().to_vec()),
-            (
-                "word/_rels/header1.xml.rels",
-                header_rels.as_bytes().to_vec(),
-            ),
-            ("word/header1.xml", header.into_bytes()),
-            ("word/media/photo.png", common::tiny_png()),
-        ],
-    );
+    let bytes = docx_with_header_photo("<w:p><w:r><w:t>Body</w:t></w:r></w:p>", header);
     let (_s, url) = serve_bytes("header-tab.docx", bytes).await;
     let got = document_eval(
         &url,
-        r#"(async () => {
-            const pg = document.querySelector('#view-document .docx-page');
-            // The picture drawn: a lazy image has no box in the line until it loads.
-            const img = pg.querySelector('.docx-header img');
-            img.loading = 'eager';
-            await img.decode();
-            const top = pg.getBoundingClientRect().top;
+        &[
+            PHOTO_DRAWN,
+            r#"
             const out = {};
             for (const t of ['Left', 'Mid']) {
                 const walker = document.createTreeWalker(pg.querySelector('.docx-header'), NodeFilter.SHOW_TEXT);
@@ -714,6 +696,8 @@ async fn a_trailing_tab_leaves_the_header_line_beside_its_picture() {
             out.photo = { top: (r.top - top) * 0.75, left: r.left * 0.75 };
             return out;
         })()"#,
+        ]
+        .concat(),
     )
     .await;
     let at = |k: &str, side: &str| f(&got, k, side);
@@ -727,6 +711,192 @@ async fn a_trailing_tab_leaves_the_header_line_beside_its_picture() {
     assert!(at("photo", "left") - at("Left", "left") > 380.0, "{got}");
     // "Mid" is centred on the 234 pt stop, well right of "Left".
     assert!(at("Mid", "left") - at("Left", "left") > 180.0, "{got}");
+}
+
+/// A square-wrapped picture in the header that hangs past the header's lines is not part
+/// of the header's height (Word's rule): the body starts at its top margin, and its first
+/// lines wrap beside the picture, later ones run to the right margin (`powertools-DB006`:
+/// the body's title beside the photo). With the header grown to hold the picture, the
+/// body started below it, 30 pt lower.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_header_picture_hanging_into_the_body_pushes_its_lines_aside_not_down() {
+    let header = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:p><w:r><w:t>Head</w:t></w:r>{}</w:p></w:hdr>"#,
+        header_photo()
+    );
+    let words: Vec<String> = (1..=120).map(|i| format!("w{i}")).collect();
+    let body = format!("<w:p><w:r><w:t>{}</w:t></w:r></w:p>", words.join(" "));
+    let (_s, url) = serve_bytes("header-photo.docx", docx_with_header_photo(&body, header)).await;
+    let got = document_eval(
+        &url,
+        &[
+            PHOTO_DRAWN,
+            r#"
+            const left = pg.getBoundingClientRect().left;
+            const range = document.createRange();
+            range.selectNodeContents(pg.querySelector('.docx-body .docx-p'));
+            const lines = [];
+            for (const r of range.getClientRects()) {
+                const line = { top: (r.top - top) * 0.75, right: (r.right - left) * 0.75 };
+                const same = lines.find((l) => Math.abs(l.top - line.top) < 2);
+                if (same) same.right = Math.max(same.right, line.right); else lines.push(line);
+            }
+            const r = img.getBoundingClientRect();
+            const photo = { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75, left: (r.left - left) * 0.75 };
+            return { lines, photo };
+        })()"#,
+        ]
+        .concat(),
+    )
+    .await;
+    let lines = got["lines"].as_array().unwrap_or_else(|| panic!("{got}"));
+    let at = |l: &serde_json::Value, k: &str| l[k].as_f64().unwrap();
+    let photo = |k: &str| got["photo"][k].as_f64().unwrap();
+    // The photo at the header's top, 36 pt from the page's, 66 pt tall: past the 72 pt
+    // top margin.
+    assert!((photo("top") - 36.0).abs() < 0.5, "{got}");
+    assert!(photo("bottom") > 100.0, "{got}");
+    // The body at the top margin, its lines beside the photo until the photo ends.
+    assert!((at(&lines[0], "top") - 72.0).abs() < 1.0, "{got}");
+    let beside: Vec<_> = lines
+        .iter()
+        .filter(|l| at(l, "top") < photo("bottom"))
+        .collect();
+    assert!(beside.len() >= 2, "{got}");
+    for l in &beside {
+        assert!(at(l, "right") < photo("left"), "{got}");
+    }
+    let below = lines
+        .iter()
+        .find(|l| at(l, "top") > photo("bottom") + 9.0)
+        .unwrap_or_else(|| panic!("{got}"));
+    assert!(at(below, "right") > photo("left") + 20.0, "{got}");
+}
+
+/// A footer taller than the bottom margin ends the body above it, page after page, as
+/// Word ends the body above a tall footer: no line of the body under the footer's text.
+/// A box the footer places from the page lands where the page says (the footer's own
+/// box is positioned; it reaches from the page's top left so that nothing moves).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_footer_taller_than_the_bottom_margin_ends_each_page_above_it() {
+    let w = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
+    // A box the footer places 100 pt from the page's top and 50 pt from its left.
+    let shape = r#"<w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" simplePos="0" locked="0" layoutInCell="1" allowOverlap="1" behindDoc="0" relativeHeight="1" distT="0" distB="0" distL="0" distR="0"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="page"><wp:posOffset>635000</wp:posOffset></wp:positionH><wp:positionV relativeFrom="page"><wp:posOffset>1270000</wp:posOffset></wp:positionV><wp:extent cx="635000" cy="635000"/><wp:wrapNone/><wp:docPr id="1" name="mark"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="635000" cy="635000"/></a:xfrm><a:prstGeom prst="rect"/><a:solidFill><a:srgbClr val="4472C4"/></a:solidFill></wps:spPr><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>"#;
+    let lines: String = (1..=10)
+        .map(|i| {
+            let mark = if i == 1 { shape } else { "" };
+            format!("<w:p><w:r><w:t>Foot {i}</w:t></w:r>{mark}</w:p>")
+        })
+        .collect();
+    let footer = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:ftr {w}>{lines}</w:ftr>"#
+    );
+    let mut body: String = (1..=90)
+        .map(|i| {
+            format!(r#"<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>Line {i}</w:t></w:r></w:p>"#)
+        })
+        .collect();
+    body.push_str(r#"<w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:footerReference w:type="default" r:id="rF"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#);
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rF" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/></Relationships>"#;
+    let bytes = docx_with_parts(
+        &body,
+        &[
+            ("word/_rels/document.xml.rels", rels.to_string()),
+            ("word/footer1.xml", footer),
+        ],
+    );
+    let (_s, url) = serve_bytes("tall-footer.docx", bytes).await;
+    let got = document_eval(
+        &url,
+        &[
+            PAGINATED,
+            r#"
+            return [...document.querySelectorAll('#view-document .docx-page')].map((f) => {
+                const top = f.getBoundingClientRect().top;
+                const body = f.querySelector(':scope > .docx-body');
+                // The footer's text: its box reaches up to the page's top.
+                const foot = f.querySelector(':scope > footer');
+                const lines = [...foot.children].map((c) => c.getBoundingClientRect());
+                const mark = [...foot.querySelectorAll('*')].find((e) => getComputedStyle(e).position === 'absolute').getBoundingClientRect();
+                return {
+                    markTop: (mark.top - top) * 0.75,
+                    markLeft: (mark.left - f.getBoundingClientRect().left) * 0.75,
+                    last: (body.lastElementChild.getBoundingClientRect().bottom - top) * 0.75,
+                    footTop: (Math.min(...lines.map((r) => r.top)) - top) * 0.75,
+                    footBottom: (Math.max(...lines.map((r) => r.bottom)) - top) * 0.75,
+                    lines: body.children.length,
+                };
+            });
+        })()"#,
+        ]
+        .concat(),
+    )
+    .await;
+    let pages = got.as_array().unwrap_or_else(|| panic!("{got}"));
+    assert!(pages.len() >= 2, "{got}");
+    let mut total = 0;
+    for (i, p) in pages.iter().enumerate() {
+        let v = |k: &str| p[k].as_f64().unwrap();
+        // The footer ends 36 pt above the paper's bottom and reaches above the 72 pt
+        // margin (ten lines of about 13.4 pt).
+        assert!((v("footBottom") - (792.0 - 36.0)).abs() < 0.5, "{got}");
+        assert!(v("footTop") < 792.0 - 72.0 - 40.0, "{got}");
+        // What the footer places from the page is where the page's top left corner
+        // says, as an object in the body or header would be.
+        assert!((v("markTop") - 100.0).abs() < 0.5, "{got}");
+        assert!((v("markLeft") - 50.0).abs() < 0.5, "{got}");
+        if i + 1 < pages.len() {
+            assert!(v("last") <= v("footTop") + 0.5, "page {}: {got}", i + 1);
+            // Filled: one more line would have reached the footer.
+            assert!(v("last") > v("footTop") - 16.0, "page {}: {got}", i + 1);
+        }
+        total += p["lines"].as_u64().unwrap();
+    }
+    assert_eq!(total, 90, "{got}");
+}
+
+/// The opening of a page script that waits for the pages script to have laid the pages
+/// out for good (it has not laid them out again for half a second).
+const PAGINATED: &str = r#"(async () => {
+    const settled = () => { const t = Number(document.documentElement.dataset.docxPaginated || 0); return t > 0 && Date.now() - t > 500; };
+    for (let i = 0; i < 200 && !settled(); i++) await new Promise((r) => setTimeout(r, 50));"#;
+
+/// The opening of a page script for `docx_with_header_photo`'s documents: the page
+/// (`pg`), its top (`top`) and the header's picture (`img`), drawn (a lazy image has no
+/// box in its line until it loads).
+const PHOTO_DRAWN: &str = r#"(async () => {
+    const pg = document.querySelector('#view-document .docx-page');
+    const img = pg.querySelector('.docx-header img');
+    img.loading = 'eager';
+    await img.decode();
+    const top = pg.getBoundingClientRect().top;"#;
+
+/// The DB006-style header picture: 55 × 66 pt, square-wrapped, 412.65 pt right of the
+/// column's left edge and at its paragraph's top.
+fn header_photo() -> &'static str {
+    r#"<w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" simplePos="0" locked="0" layoutInCell="1" allowOverlap="1" behindDoc="0" relativeHeight="1" distT="0" distB="0" distL="114300" distR="114300"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>5240655</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="704215" cy="837565"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="photo"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr><pic:cNvPr id="0" name=""/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:embed="rP"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="704215" cy="837565"/></a:xfrm><a:prstGeom prst="rect"/></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>"#
+}
+
+/// A Letter document of `paragraphs` (1 in margins, the header 0.5 in from the top) with
+/// `header` as its default header (`rH`), which holds the picture `rP`, a real PNG.
+fn docx_with_header_photo(paragraphs: &str, header: String) -> Vec<u8> {
+    let body = format!(
+        r#"{paragraphs}<w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:headerReference w:type="default" r:id="rH"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#
+    );
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rH" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/></Relationships>"#;
+    let header_rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rP" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/photo.png"/></Relationships>"#;
+    docx_with_part_bytes(
+        &body,
+        &[
+            ("word/_rels/document.xml.rels", rels.as_bytes().to_vec()),
+            (
+                "word/_rels/header1.xml.rels",
+                header_rels.as_bytes().to_vec(),
+            ),
+            ("word/header1.xml", header.into_bytes()),
+            ("word/media/photo.png", common::tiny_png()),
+        ],
+    )
 }
 
 /// A table cell's vertical text (`w:textDirection`): `btLr` runs up from the cell's
@@ -1045,10 +1215,9 @@ async fn long_text_is_broken_into_pages() {
     .await;
     let got = document_eval(
         &url,
-        r#"(async () => {
-            // Pages are final once the script has not laid them out again for a while.
-            const settled = () => { const t = Number(document.documentElement.dataset.docxPaginated || 0); return t > 0 && Date.now() - t > 500; };
-            for (let i = 0; i < 200 && !settled(); i++) await new Promise((r) => setTimeout(r, 50));
+        &[
+            PAGINATED,
+            r#"
             const frames = [...document.querySelectorAll('#view-document .docx-page')];
             const pages = frames.map((f) => {
                 const probe = document.createElement('div');
@@ -1071,6 +1240,8 @@ async fn long_text_is_broken_into_pages() {
             const rows = text.match(/Row [0-9]+/g) || [];
             return { pages, words: words.length, rows: rows.length, headings: (text.match(/Heading row/g) || []).length };
         })()"#,
+        ]
+        .concat(),
     )
     .await;
     let pages = got["pages"].as_array().unwrap_or_else(|| panic!("{got}"));
@@ -1129,11 +1300,13 @@ async fn a_table_row_taller_than_a_page_stays_on_its_page() {
     let (_s, url) = serve_bytes("tall.docx", docx_with_body(&body)).await;
     let got = document_eval(
         &url,
-        r#"(async () => {
-            const settled = () => { const t = Number(document.documentElement.dataset.docxPaginated || 0); return t > 0 && Date.now() - t > 500; };
-            for (let i = 0; i < 200 && !settled(); i++) await new Promise((r) => setTimeout(r, 50));
+        &[
+            PAGINATED,
+            r#"
             return [...document.querySelectorAll('#view-document .docx-page')].map((f) => f.querySelector(':scope > .docx-body').textContent);
         })()"#,
+        ]
+        .concat(),
     )
     .await;
     let pages = got.as_array().unwrap_or_else(|| panic!("{got}"));
@@ -1185,14 +1358,16 @@ async fn kept_paragraphs_move_to_the_next_page_together() {
     let (_s, url) = serve_bytes("kept.docx", docx_with_body(&body)).await;
     let got = document_eval(
         &url,
-        r#"(async () => {
-            const settled = () => { const t = Number(document.documentElement.dataset.docxPaginated || 0); return t > 0 && Date.now() - t > 500; };
-            for (let i = 0; i < 200 && !settled(); i++) await new Promise((r) => setTimeout(r, 50));
+        &[
+            PAGINATED,
+            r#"
             return [...document.querySelectorAll('#view-document .docx-page')].map((f) => {
                 const blocks = [...f.querySelector(':scope > .docx-body').children];
                 return { first: blocks[0].textContent, last: blocks[blocks.length - 1].textContent };
             });
         })()"#,
+        ]
+        .concat(),
     )
     .await;
     let pages = got.as_array().unwrap_or_else(|| panic!("{got}"));

@@ -25,9 +25,23 @@
     return h;
   }
 
-  // The y (viewport px) below which a frame's body may not draw.
+  // The y (viewport px) below which a frame's body may not draw: the bottom margin, or
+  // the footer's top where the footer reaches higher (Word ends the body above it). The
+  // footer's text ends --ftr above the frame's bottom, which is still the unsplit
+  // frame's, so its top on the page is found from the height of its text (its box
+  // reaches up to the page's top; objects it places itself do not count).
   function limitOf(frame) {
-    return frame.getBoundingClientRect().top + length(frame, "--page-h") - length(frame, "--m-bottom");
+    const bottom = frame.getBoundingClientRect().top + length(frame, "--page-h");
+    const margin = bottom - length(frame, "--m-bottom");
+    const footer = frame.querySelector(":scope > footer");
+    if (!footer) return margin;
+    const end = footer.getBoundingClientRect().bottom;
+    let top = end;
+    Array.from(footer.children).forEach(function (c) {
+      if (getComputedStyle(c).position === "absolute") return;
+      top = Math.min(top, c.getBoundingClientRect().top - parseFloat(getComputedStyle(c).marginTop || "0"));
+    });
+    return Math.min(margin, bottom - length(frame, "--ftr") - (end - top));
   }
 
   // Where the lines of a paragraph start: [{node, offset, top, bottom}].
@@ -71,13 +85,16 @@
   // character) or a row (`row`).
   function plan(frame, body) {
     const blocks = Array.from(body.children);
-    const avail = limitOf(frame) - body.getBoundingClientRect().top;
     const cuts = [];
-    if (blocks.length === 0 || avail <= 0) return cuts;
+    if (blocks.length === 0) return cuts;
     // The top of a block's box, its space above included.
     const topOf = function (b) {
       return b.getBoundingClientRect().top - parseFloat(getComputedStyle(b).marginTop || "0");
     };
+    // From the first block's space above: the body shares the page's formatting context
+    // with the header, so that space is outside the body's own box.
+    const avail = limitOf(frame) - topOf(blocks[0]);
+    if (avail <= 0) return cuts;
     let start = topOf(blocks[0]);
     let first = true; // the block being looked at opens its page
     let opened = 0; // the block the page opened with (or inside)
