@@ -813,8 +813,11 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle, dark: bool) ->
     // white, or black in the dark styles (41–48).
     let minor_gridlines = grid("minorGridlines", if dark { 0x404040 } else { 0xF2F2F2 });
     let title_el = el.child(Ns::C, "title");
+    // An axis title is bold unless its text says otherwise: Office's default, which the
+    // files of Office 2013 and later override with `b="0"` and older ones leave to it
+    // (`powertools-CU001`'s "Vehicles" and "Quarter", bold in Word and LibreOffice).
     let title_base = TextStyle {
-        bold: false,
+        bold: true,
         ..*text
     };
     Axis {
@@ -840,10 +843,16 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle, dark: bool) ->
         line,
         labels: child_val(el, "tickLblPos") != Some("none"),
         text: text_style(el, text, colors),
-        title: title_el
-            .map(title_text)
-            .filter(|t| !t.is_empty())
-            .map(|t| clip(&t)),
+        // A title element without text shows Office's placeholder, as the chart's own
+        // title does (`title`): "Axis Title".
+        title: title_el.map(|t| {
+            let text = title_text(t);
+            if text.is_empty() {
+                "Axis Title".to_owned()
+            } else {
+                clip(&text)
+            }
+        }),
         title_style: title_el.map_or(title_base, |t| rich_style(t, &title_base, colors)),
         cross_axis: child_val(el, "crossAx")
             .and_then(|v| v.trim().parse().ok())

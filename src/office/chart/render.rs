@@ -1233,7 +1233,9 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         .find(|id| Some(*id) != primary_id);
     let cat_shown = shown(cat_axis).filter(|a| a.labels);
     let cat_style = cat_axis.map_or(chart.text, |a| a.text);
-    let cat_title = shown(cat_axis).and_then(|a| a.title.as_deref().map(|t| (t, a.title_style)));
+    // A deleted axis keeps its title: Office deletes the axis, not the title element
+    // inside it (`powertools-CU013`'s "Axis Title" beside a deleted value axis).
+    let cat_title = cat_axis.and_then(|a| a.title.as_deref().map(|t| (t, a.title_style)));
 
     // Value axes: the interval count follows the axis length ([`interval_room`]), first
     // estimated from the plot box, then from the plot rectangle.
@@ -1267,8 +1269,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             .map_or(0.0, |_| tick_text_w(v) + LABEL_GAP)
     };
     let title_band = |a: Option<&Axis>| {
-        shown(a)
-            .and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
+        a.and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
             .unwrap_or(0.0)
     };
 
@@ -1570,24 +1571,28 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 }
             }
         }
-        if let Some(t) = &a.title {
-            let s = &a.title_style;
-            if horizontal {
-                let y = if far {
-                    rect.y - s.size * 2.0
-                } else {
-                    b.y + b.h - s.size * 0.3
-                };
-                svg.text(rect.x + rect.w / 2.0, y, s, "middle", None, t);
+    }
+    // Value axis titles, of deleted axes too.
+    for v in std::iter::once(&primary).chain(secondary.iter()) {
+        let Some(a) = v.axis else { continue };
+        let Some(t) = &a.title else { continue };
+        let far = v.secondary || a.position == "r" || a.position == "t";
+        let s = &a.title_style;
+        if horizontal {
+            let y = if far {
+                rect.y - s.size * 2.0
             } else {
-                let x = if far {
-                    b.x + b.w - s.size * 0.3
-                } else {
-                    b.x + s.size * 0.9
-                };
-                let rot = if far { 90.0 } else { -90.0 };
-                svg.text(x, rect.y + rect.h / 2.0, s, "middle", Some(rot), t);
-            }
+                b.y + b.h - s.size * 0.3
+            };
+            svg.text(rect.x + rect.w / 2.0, y, s, "middle", None, t);
+        } else {
+            let x = if far {
+                b.x + b.w - s.size * 0.3
+            } else {
+                b.x + s.size * 0.9
+            };
+            let rot = if far { 90.0 } else { -90.0 };
+            svg.text(x, rect.y + rect.h / 2.0, s, "middle", Some(rot), t);
         }
     }
     // Category labels: every one, turned when they do not fit.
@@ -2104,7 +2109,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             .map(|t| wide.of(&format_number(*t, fmt_y.as_deref()), a.text.size))
             .fold(0.0, f64::max)
             + LABEL_GAP
-    }) + shown(y_axis)
+    }) + y_axis
         .and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
         .unwrap_or(0.0);
     // The last X label is centred on the plot's right edge: half of it beside the plot.
@@ -2116,7 +2121,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     let bottom = shown(x_axis)
         .filter(|a| a.labels)
         .map_or(0.0, |a| a.text.size * 1.5)
-        + shown(x_axis)
+        + x_axis
             .and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
             .unwrap_or(0.0);
     let rect = if inner {
@@ -2245,16 +2250,6 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 );
             }
         }
-        if let Some(t) = &a.title {
-            svg.text(
-                b.x + a.title_style.size * 0.9,
-                rect.y + rect.h / 2.0,
-                &a.title_style,
-                "middle",
-                Some(-90.0),
-                t,
-            );
-        }
     }
     if let Some(a) = shown(x_axis) {
         if let Some(c) = a.line {
@@ -2277,16 +2272,27 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 );
             }
         }
-        if let Some(t) = &a.title {
-            svg.text(
-                rect.x + rect.w / 2.0,
-                b.y + b.h - a.title_style.size * 0.3,
-                &a.title_style,
-                "middle",
-                None,
-                t,
-            );
-        }
+    }
+    // Axis titles, of deleted axes too (as in `cartesian`).
+    if let Some((a, t)) = y_axis.and_then(|a| a.title.as_ref().map(|t| (a, t))) {
+        svg.text(
+            b.x + a.title_style.size * 0.9,
+            rect.y + rect.h / 2.0,
+            &a.title_style,
+            "middle",
+            Some(-90.0),
+            t,
+        );
+    }
+    if let Some((a, t)) = x_axis.and_then(|a| a.title.as_ref().map(|t| (a, t))) {
+        svg.text(
+            rect.x + rect.w / 2.0,
+            b.y + b.h - a.title_style.size * 0.3,
+            &a.title_style,
+            "middle",
+            None,
+            t,
+        );
     }
     for (x, y, l, anchor, t) in labels {
         svg.data_label(x, y, l, anchor, &t);

@@ -2077,3 +2077,45 @@ fn legend_keys_are_square_or_eight_millimetres_wide_beside_a_line() {
         .expect("the line's key");
     assert!((line_key - 22.68).abs() < 0.01, "{line_key}: {out}");
 }
+
+#[test]
+fn an_axis_title_is_bold_unless_its_text_says_otherwise_and_never_empty() {
+    let plot = |title_props: &str| {
+        let title = format!(
+            r#"<c:title><c:tx><c:rich><a:bodyPr/><a:p><a:pPr><a:defRPr{title_props}/></a:pPr><a:r><a:t>Units</a:t></a:r></a:p></c:rich></c:tx><c:overlay val="0"/></c:title>"#
+        );
+        format!(
+            r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+            ser(0, "S", &["a", "b"], &[Some(1.0), Some(2.0)], ""),
+            cat_val_axes(&title)
+        )
+    };
+    // Office 2007's files leave the weight to Office's default, which is bold.
+    let old = parse(&plot(""), "");
+    assert!(old.axes[1].title_style.bold, "{:?}", old.axes[1]);
+    let drawn = svg(&old, 400.0, 300.0);
+    let at = drawn.find(">Units<").expect("the axis title drawn");
+    let tag = &drawn[drawn[..at].rfind('<').unwrap()..at];
+    assert!(tag.contains("font-weight=\"bold\""), "{tag}");
+    // Later ones say `b="0"`.
+    let new = parse(&plot(r#" b="0""#), "");
+    assert!(!new.axes[1].title_style.bold, "{:?}", new.axes[1]);
+    // A title element without text is Office's placeholder, also beside a deleted axis,
+    // which takes its labels away but not its title (`powertools-CU013`).
+    let empty = format!(
+        r#"<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &["a", "b"], &[Some(1.0), Some(2.0)], ""),
+        cat_val_axes(r#"<c:title><c:overlay val="0"/></c:title>"#).replace(
+            r#"<c:axId val="2"/><c:delete val="0"/>"#,
+            r#"<c:axId val="2"/><c:delete val="1"/>"#
+        )
+    );
+    let c = parse(&empty, "");
+    assert!(c.axes[1].deleted);
+    assert_eq!(c.axes[1].title.as_deref(), Some("Axis Title"));
+    let drawn = svg(&c, 400.0, 300.0);
+    assert!(drawn.contains(">Axis Title<"), "{drawn}");
+    // No value labels: the axis is deleted.
+    assert!(!drawn.contains(">2<"), "{drawn}");
+    assert_eq!(c.axes[0].title, None);
+}
