@@ -622,29 +622,7 @@ async fn a_paragraph_of_floating_objects_keeps_its_line() {
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:p>{shape}</w:p><w:p><w:r><w:t>Head</w:t></w:r></w:p></w:hdr>"#
     );
     let body = r#"<w:p><w:r><w:t>Body</w:t></w:r></w:p><w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:headerReference w:type="default" r:id="rH"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="880" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="576" w:gutter="0"/></w:sectPr>"#;
-    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rH" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/></Relationships>"#;
-    let bytes = docx_with_parts(
-        body,
-        &[
-            ("word/_rels/document.xml.rels", rels.to_string()),
-            ("word/header1.xml", header),
-        ],
-    );
-    let (_s, url) = serve_bytes("header-art.docx", bytes).await;
-    let got = document_eval(
-        &url,
-        r#"(() => {
-            const pg = document.querySelector('#view-document .docx-page');
-            const top = pg.getBoundingClientRect().top;
-            const out = {};
-            for (const p of pg.querySelectorAll('.docx-p')) {
-                const r = p.getBoundingClientRect();
-                out[p.textContent.trim() || 'art'] = { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75 };
-            }
-            return out;
-        })()"#,
-    )
-    .await;
+    let got = paragraph_boxes(body, header).await;
     let at = |k: &str, side: &str| f(&got, k, side);
     assert!((at("art", "top") - 36.0).abs() < 0.5, "{got}");
     // The picture paragraph is a line of 11 pt text tall (13.4 pt in Carlito).
@@ -714,30 +692,40 @@ async fn a_trailing_tab_leaves_the_header_line_beside_its_picture() {
 }
 
 /// A square-wrapped picture in the header that hangs past the header's lines is not part
-/// of the header's height (Word's rule): the body starts at its top margin, and its first
-/// lines wrap beside the picture, later ones run to the right margin (`powertools-DB006`:
-/// the body's title beside the photo). With the header grown to hold the picture, the
-/// body started below it, 30 pt lower.
+/// of the header's height (Word's rule): the body starts at its top margin, and its lines
+/// wrap beside the picture, later ones run to the right margin (`powertools-DB006`: the
+/// body's title beside the photo). With the header grown to hold the picture, the body
+/// started below it, 30 pt lower. The same for a picture placed from the page in the
+/// header's first line (`powertools-HeaderContent-built`'s text box), which was put over
+/// the body's text.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_header_picture_hanging_into_the_body_pushes_its_lines_aside_not_down() {
-    let header = format!(
-        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:p><w:r><w:t>Head</w:t></w:r>{}</w:p></w:hdr>"#,
-        header_photo()
+    // From its paragraph (at the header's top) and from the page, 90 pt down: the
+    // header's first line is where the renderer knows the picture's line to be, so it
+    // floats from there too (it was put over the body's text).
+    let page_relative = header_photo().replace(
+        r#"<wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset>"#,
+        r#"<wp:positionV relativeFrom="page"><wp:posOffset>1143000</wp:posOffset>"#,
     );
-    let words: Vec<String> = (1..=120).map(|i| format!("w{i}")).collect();
-    let body = format!("<w:p><w:r><w:t>{}</w:t></w:r></w:p>", words.join(" "));
-    let (_s, url) = serve_bytes("header-photo.docx", docx_with_header_photo(&body, header)).await;
-    let got = document_eval(
-        &url,
-        &[
-            PHOTO_DRAWN,
-            r#"
+    for (photo_xml, photo_top) in [(header_photo().to_owned(), 36.0), (page_relative, 90.0)] {
+        let header = format!(
+            r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:p><w:r><w:t>Head</w:t></w:r>{photo_xml}</w:p></w:hdr>"#
+        );
+        let words: Vec<String> = (1..=200).map(|i| format!("w{i}")).collect();
+        let body = format!("<w:p><w:r><w:t>{}</w:t></w:r></w:p>", words.join(" "));
+        let (_s, url) =
+            serve_bytes("header-photo.docx", docx_with_header_photo(&body, header)).await;
+        let got = document_eval(
+            &url,
+            &[
+                PHOTO_DRAWN,
+                r#"
             const left = pg.getBoundingClientRect().left;
             const range = document.createRange();
             range.selectNodeContents(pg.querySelector('.docx-body .docx-p'));
             const lines = [];
             for (const r of range.getClientRects()) {
-                const line = { top: (r.top - top) * 0.75, right: (r.right - left) * 0.75 };
+                const line = { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75, right: (r.right - left) * 0.75 };
                 const same = lines.find((l) => Math.abs(l.top - line.top) < 2);
                 if (same) same.right = Math.max(same.right, line.right); else lines.push(line);
             }
@@ -745,32 +733,65 @@ async fn a_header_picture_hanging_into_the_body_pushes_its_lines_aside_not_down(
             const photo = { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75, left: (r.left - left) * 0.75 };
             return { lines, photo };
         })()"#,
-        ]
-        .concat(),
-    )
-    .await;
-    let lines = got["lines"].as_array().unwrap_or_else(|| panic!("{got}"));
-    let at = |l: &serde_json::Value, k: &str| l[k].as_f64().unwrap();
-    let photo = |k: &str| got["photo"][k].as_f64().unwrap();
-    // The photo at the header's top, 36 pt from the page's, 66 pt tall: past the 72 pt
-    // top margin.
-    assert!((photo("top") - 36.0).abs() < 0.5, "{got}");
-    assert!(photo("bottom") > 100.0, "{got}");
-    // The body at the top margin, its lines beside the photo until the photo ends.
-    assert!((at(&lines[0], "top") - 72.0).abs() < 1.0, "{got}");
-    let beside: Vec<_> = lines
-        .iter()
-        .filter(|l| at(l, "top") < photo("bottom"))
-        .collect();
-    assert!(beside.len() >= 2, "{got}");
-    for l in &beside {
-        assert!(at(l, "right") < photo("left"), "{got}");
+            ]
+            .concat(),
+        )
+        .await;
+        let lines = got["lines"].as_array().unwrap_or_else(|| panic!("{got}"));
+        let at = |l: &serde_json::Value, k: &str| l[k].as_f64().unwrap();
+        let photo = |k: &str| got["photo"][k].as_f64().unwrap();
+        // The photo where its anchor says, 66 pt tall: past the 72 pt top margin.
+        assert!((photo("top") - photo_top).abs() < 0.5, "{got}");
+        assert!(photo("bottom") > 100.0, "{got}");
+        // The body at the top margin, its lines beside the photo where they meet it.
+        assert!((at(&lines[0], "top") - 72.0).abs() < 1.0, "{got}");
+        let beside: Vec<_> = lines
+            .iter()
+            .filter(|l| at(l, "top") < photo("bottom") && at(l, "bottom") > photo("top"))
+            .collect();
+        assert!(beside.len() >= 2, "{got}");
+        for l in &beside {
+            assert!(at(l, "right") < photo("left"), "{got}");
+        }
+        // Lines above or below it run to the right margin (the space that moves the
+        // photo down is not beside any text).
+        let clear: Vec<_> = lines
+            .iter()
+            .filter(|l| at(l, "bottom") < photo("top") || at(l, "top") > photo("bottom") + 9.0)
+            .collect();
+        assert!(!clear.is_empty(), "{got}");
+        for l in clear.iter().take(clear.len() - 1) {
+            assert!(at(l, "right") > photo("left") + 20.0, "{got}");
+        }
     }
-    let below = lines
-        .iter()
-        .find(|l| at(l, "top") > photo("bottom") + 9.0)
-        .unwrap_or_else(|| panic!("{got}"));
-    assert!(at(below, "right") > photo("left") + 20.0, "{got}");
+}
+
+/// The space before the header's first paragraph and after its last stays in the header,
+/// and the body's first paragraph's space before is added below it, as in Word: header
+/// and body share the page's formatting context, where CSS would collapse those spaces
+/// (the body came out 12 pt too high in `tika-testWORD_null_style`, the header 12 pt
+/// too low in `powertools-HC061`).
+#[tokio::test(flavor = "multi_thread")]
+async fn spaces_around_the_header_do_not_collapse_into_the_body() {
+    let spaced = |t: &str| {
+        format!(
+            r#"<w:p><w:pPr><w:spacing w:before="240" w:after="240"/></w:pPr><w:r><w:t>{t}</w:t></w:r></w:p>"#
+        )
+    };
+    let header = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">{}</w:hdr>"#,
+        spaced("Head")
+    );
+    let body = format!(
+        r#"{}<w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:headerReference w:type="default" r:id="rH"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="720" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#,
+        spaced("Body")
+    );
+    let got = paragraph_boxes(&body, header).await;
+    // The header 36 pt down, its paragraph 12 pt below that.
+    assert!((f(&got, "Head", "top") - 48.0).abs() < 0.5, "{got}");
+    // 12 pt after the header's paragraph and 12 pt before the body's: 24 pt between.
+    let gap = f(&got, "Body", "top") - f(&got, "Head", "bottom");
+    assert!((gap - 24.0).abs() < 0.5, "{got}");
 }
 
 /// A footer taller than the bottom margin ends the body above it, page after page, as
@@ -853,6 +874,34 @@ async fn a_footer_taller_than_the_bottom_margin_ends_each_page_above_it() {
         total += p["lines"].as_u64().unwrap();
     }
     assert_eq!(total, 90, "{got}");
+}
+
+/// The page-relative boxes (top, bottom in pt) of the paragraphs of a document of `body`
+/// with `header` as its default header (`rH`), by their text ("art" when empty).
+async fn paragraph_boxes(body: &str, header: String) -> serde_json::Value {
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rH" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/></Relationships>"#;
+    let bytes = docx_with_parts(
+        body,
+        &[
+            ("word/_rels/document.xml.rels", rels.to_string()),
+            ("word/header1.xml", header),
+        ],
+    );
+    let (_s, url) = serve_bytes("header.docx", bytes).await;
+    document_eval(
+        &url,
+        r#"(() => {
+            const pg = document.querySelector('#view-document .docx-page');
+            const top = pg.getBoundingClientRect().top;
+            const out = {};
+            for (const p of pg.querySelectorAll('.docx-p')) {
+                const r = p.getBoundingClientRect();
+                out[p.textContent.trim() || 'art'] = { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75 };
+            }
+            return out;
+        })()"#,
+    )
+    .await
 }
 
 /// The opening of a page script that waits for the pages script to have laid the pages

@@ -12,10 +12,13 @@
 //! There is no line layout, so the vertical position of a paragraph is not known here:
 //! offsets from the paragraph or line are margins from where the object stands in the
 //! text (the browser's "static position"); offsets from the page or margin are exact for
-//! absolute objects. Floats keep their paragraph's place vertically when their offset is
-//! from the page: Word anchors an object to the paragraph next to it, so that place is
-//! close. A page frame holds everything up to the next page break, so a page-relative
-//! object anchored far down a long frame still lands on the frame's first page.
+//! absolute objects. A square-wrapped object placed from the page or margin is put at its
+//! place over the text (absolute), unless the renderer knows where its line starts (the
+//! header's first line, at the header distance): then it floats from that line, moved
+//! down by the difference, and the text (the body's too: they share the page's formatting
+//! context) wraps beside it. A page frame holds everything up to the next page break, so
+//! a page-relative object anchored far down a long frame still lands on the frame's first
+//! page.
 
 use super::model::{Anchor, PageSetup};
 
@@ -43,11 +46,18 @@ pub(super) enum Placement {
 /// Space between a float and the text beside it (Word's default `distL`/`distR`, 9 pt).
 const GAP: f32 = 9.0;
 
-/// The placement of an object of `width` × `height` points anchored on `page`.
+/// The placement of an object of `width` × `height` points anchored on `page`, in a line
+/// whose top on the page is `line_top` when the renderer knows it.
 ///
 /// `relativeHeight` values are Word's z-order, about 2^28 plus 1,024 a step; a tenth of
 /// their bits keeps the order in CSS's `z-index` range.
-pub(super) fn place(a: &Anchor, width: f32, height: f32, page: &PageSetup) -> Placement {
+pub(super) fn place(
+    a: &Anchor,
+    width: f32,
+    height: f32,
+    page: &PageSetup,
+    line_top: Option<f32>,
+) -> Placement {
     let text_width = (page.width - page.margin_left - page.margin_right).max(0.0);
     // The horizontal reference box: its left edge from the page's and its width.
     let (ref_left, ref_width) = match a.relative_h.as_deref() {
@@ -92,15 +102,19 @@ pub(super) fn place(a: &Anchor, width: f32, height: f32, page: &PageSetup) -> Pl
             height,
         ))
     };
+    // From the page or margin, the distance from the line the object stands in, where
+    // that line's place is known.
+    let from_line = y.zip(line_top).map(|(y, top)| y - top);
     let shift = if from_paragraph {
         a.offset_v.unwrap_or(0.0)
     } else {
-        0.0
+        from_line.unwrap_or(0.0)
     };
     match a.wrap.as_str() {
-        // A float can only start at its paragraph: one placed from the page or margin is
-        // put at its place, over the text, rather than where the text happens to be.
-        "square" | "tight" | "through" if from_paragraph => {
+        // A float can only start at its line: one placed from the page or margin is put
+        // at its place, over the text, rather than where the text happens to be, unless
+        // its line's place is known (the header's first line).
+        "square" | "tight" | "through" if from_paragraph || from_line.is_some() => {
             let left_inset = x - page.margin_left;
             let right_inset = page.margin_left + text_width - (x + width);
             // The side with less room left over is the side the object hugs.
@@ -226,6 +240,11 @@ pub(super) fn css(p: &Placement, s: &mut String, num: impl Fn(f32) -> String) {
                 num(shift),
                 num(GAP / 1.5)
             );
+            // The text wraps beside the object, not beside the space above it that moves
+            // it down: a float's margin box would shorten those lines too.
+            if shift > 0.0 {
+                let _ = write!(s, "shape-outside:inset({}pt 0 0 0);", num(shift));
+            }
         }
         Placement::Block { left, shift } => {
             let _ = write!(
@@ -276,7 +295,7 @@ mod tests {
     fn in_front_objects_sit_at_their_page_or_margin_offset() {
         let a = anchor("none", ("page", None, 300.0), ("page", None, 400.0));
         assert_eq!(
-            place(&a, 100.0, 50.0, &letter()),
+            place(&a, 100.0, 50.0, &letter(), None),
             Placement::Absolute {
                 left: 300.0,
                 top: Some(400.0),
@@ -287,7 +306,7 @@ mod tests {
         );
         // From the margins: the margin box's corner plus the offset.
         let a = anchor("none", ("margin", None, 10.0), ("margin", None, 20.0));
-        let Placement::Absolute { left, top, .. } = place(&a, 100.0, 50.0, &letter()) else {
+        let Placement::Absolute { left, top, .. } = place(&a, 100.0, 50.0, &letter(), None) else {
             panic!("not absolute");
         };
         assert_eq!((left, top), (100.0, Some(92.0)));
@@ -297,7 +316,7 @@ mod tests {
             ("page", Some("center"), 0.0),
             ("margin", Some("bottom"), 0.0),
         );
-        let Placement::Absolute { left, top, .. } = place(&a, 100.0, 50.0, &letter()) else {
+        let Placement::Absolute { left, top, .. } = place(&a, 100.0, 50.0, &letter(), None) else {
             panic!("not absolute");
         };
         assert_eq!((left, top), (256.0, Some(670.0)));
@@ -308,7 +327,7 @@ mod tests {
         let mut a = anchor("none", ("column", None, 36.0), ("paragraph", None, 12.0));
         a.behind_text = true;
         a.z_order = Some(251_659_264);
-        let p = place(&a, 100.0, 50.0, &letter());
+        let p = place(&a, 100.0, 50.0, &letter(), None);
         assert_eq!(
             p,
             Placement::Absolute {
@@ -328,12 +347,23 @@ mod tests {
         // Square wrap placed from the page is put at its place, not floated.
         let a = anchor("square", ("page", None, 300.0), ("page", None, 20.0));
         assert!(matches!(
-            place(&a, 100.0, 50.0, &letter()),
+            place(&a, 100.0, 50.0, &letter(), None),
             Placement::Absolute {
                 top: Some(20.0),
                 ..
             }
         ));
+        // Unless the top of its line is known: it floats from there (75 pt from the
+        // page's top in a line at 36 pt), 22 pt in from the right margin, the nearer side.
+        let a = anchor("square", ("page", None, 400.0), ("page", None, 75.0));
+        assert_eq!(
+            place(&a, 100.0, 50.0, &letter(), Some(36.0)),
+            Placement::Float {
+                right: true,
+                inset: 22.0,
+                shift: 39.0
+            }
+        );
     }
 
     #[test]
@@ -341,7 +371,7 @@ mod tests {
         // 72 pt from the left margin: a left float moved 72 pt in.
         let a = anchor("square", ("margin", None, 72.0), ("paragraph", None, 0.0));
         assert_eq!(
-            place(&a, 100.0, 50.0, &letter()),
+            place(&a, 100.0, 50.0, &letter(), None),
             Placement::Float {
                 right: false,
                 inset: 72.0,
@@ -355,7 +385,7 @@ mod tests {
             ("paragraph", None, 6.0),
         );
         assert_eq!(
-            place(&a, 100.0, 50.0, &letter()),
+            place(&a, 100.0, 50.0, &letter(), None),
             Placement::Float {
                 right: true,
                 inset: -90.0,
@@ -369,7 +399,7 @@ mod tests {
             ("paragraph", None, 0.0),
         );
         assert_eq!(
-            place(&a, 100.0, 50.0, &letter()),
+            place(&a, 100.0, 50.0, &letter(), None),
             Placement::Block {
                 left: 100.0,
                 shift: 0.0

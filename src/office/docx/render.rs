@@ -100,6 +100,7 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         scratch: Vec::new(),
         setup: None,
         nested: 0,
+        line_top: None,
     };
     if opts.standalone {
         r.out
@@ -155,6 +156,10 @@ struct Renderer<'d, 'o> {
     /// How deep in table cells and text boxes the renderer is: an object anchored there
     /// is placed inside its cell or box, not on the page.
     nested: usize,
+    /// Where on the page the first line of the paragraph being drawn starts, when that
+    /// is known without laying it out (the header's first paragraph): an object placed
+    /// from the page then floats from there, and the text wraps beside it.
+    line_top: Option<f32>,
 }
 
 /// A piece of a paragraph laid out in order by [`Renderer::paragraph_inlines`].
@@ -507,9 +512,18 @@ impl<'d> Renderer<'d, '_> {
         let _ = write!(self.out, "<{tag} class=\"docx-{tag}\">");
         // Body comment ranges open across the page do not extend into its header.
         let body_comments = std::mem::take(&mut self.open_comments);
-        for b in &hf.blocks {
+        for (i, b) in hf.blocks.iter().enumerate() {
+            // The header's first line starts the header distance from the page's top,
+            // below its paragraph's space before.
+            self.line_top = match (b, self.setup) {
+                (Block::Paragraph(p), Some(page)) if i == 0 && tag == "header" => {
+                    Some(page.header_distance + p.format.space_before)
+                }
+                _ => None,
+            };
             self.block(b);
         }
+        self.line_top = None;
         self.open_comments = body_comments;
         let _ = write!(self.out, "</{tag}>");
     }
@@ -2079,7 +2093,7 @@ impl<'d> Renderer<'d, '_> {
     fn place(&self, style: &mut String, a: &Anchor, w: f32, h: f32) {
         match self.setup {
             Some(page) if self.nested == 0 => {
-                let p = super::anchor::place(a, w, h, page);
+                let p = super::anchor::place(a, w, h, page, self.line_top);
                 super::anchor::css(&p, style, |v| num(v).to_string());
             }
             _ => float_class_style(style, a.align_h.as_deref(), &a.wrap),
