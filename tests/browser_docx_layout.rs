@@ -1368,6 +1368,49 @@ async fn a_table_row_taller_than_a_page_stays_on_its_page() {
     assert_eq!(pages[1].as_str().unwrap(), "After the table", "{got}");
 }
 
+/// Rows whose paragraphs keep with the next (Word's way to keep a table together: "keep
+/// with next" on every row but the last) go to the next page with the rows they are kept
+/// with, rather than the page breaking inside them. Rows 30 to 58 of 60 keep with the
+/// next: page 1 ends after row 29, page 2 starts with row 30 (without the keep the break
+/// fell near row 45).
+#[tokio::test(flavor = "multi_thread")]
+async fn table_rows_kept_with_the_next_move_to_the_next_page_together() {
+    let mut body = String::from(
+        r#"<w:tbl><w:tblPr><w:tblBorders><w:insideH w:val="single" w:sz="4"/></w:tblBorders></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid>"#,
+    );
+    for i in 1..=60 {
+        let keep = if (30..=58).contains(&i) {
+            "<w:keepNext/>"
+        } else {
+            ""
+        };
+        body.push_str(&format!(
+            r#"<w:tr><w:tc><w:p><w:pPr>{keep}<w:spacing w:after="0"/></w:pPr><w:r><w:t>Row {i}</w:t></w:r></w:p></w:tc></w:tr>"#
+        ));
+    }
+    body.push_str(r#"</w:tbl><w:p/><w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#);
+    let (_s, url) = serve_bytes("kept-rows.docx", docx_with_body(&body)).await;
+    let got = document_eval(
+        &url,
+        &[
+            PAGINATED,
+            r#"
+            return [...document.querySelectorAll('#view-document .docx-page')].map((f) => {
+                const rows = [...f.querySelectorAll(':scope > .docx-body tr')].map((r) => r.textContent.trim());
+                return { first: rows[0] || '', last: rows[rows.length - 1] || '' };
+            });
+        })()"#,
+        ]
+        .concat(),
+    )
+    .await;
+    let pages = got.as_array().unwrap_or_else(|| panic!("{got}"));
+    assert_eq!(pages.len(), 2, "{got}");
+    assert_eq!(pages[0]["last"], "Row 29", "{got}");
+    assert_eq!(pages[1]["first"], "Row 30", "{got}");
+    assert_eq!(pages[1]["last"], "Row 60", "{got}");
+}
+
 /// A paragraph kept with the next (`w:keepNext`, as every built-in heading is) starts a
 /// page with it rather than end the page above alone, a chain of them moves together,
 /// and a paragraph that keeps its lines together (`w:keepLines`) moves whole rather

@@ -5,9 +5,9 @@
 // blocks that do not fit move to a new frame with the section's header and footer, a
 // paragraph is split between its lines (two lines at least on each side, Word's widow
 // and orphan control; none when it keeps its lines together), a table between its rows
-// (repeating its header rows), and a paragraph kept with the next goes with it. Page number
-// fields are numbered again afterwards. A resize of the view undoes and redoes it, since
-// the text wraps anew in a narrower frame.
+// (repeating its header rows, keeping rows kept with the next together), and a paragraph
+// kept with the next goes with it. Page number fields are numbered again afterwards. A
+// resize of the view undoes and redoes it, since the text wraps anew in a narrower frame.
 //
 // Limits: a frame holding columns (`.docx-set`) is left as drawn; a block taller than a
 // page stays whole on its page; floating objects move with the paragraph that anchors
@@ -179,6 +179,12 @@
             if (from >= rows.length) break;
             continue;
           }
+          // A row holding a paragraph kept with the next goes to the next page with the
+          // row after it (Word's rule: "keep with next" on all rows but the last keeps a
+          // table on one page), unless the chain reaches back to the page's first row.
+          let kept = k;
+          while (kept - 1 > from && rows[kept - 1].querySelector("[data-keep-next]")) kept--;
+          if (kept > from + 1 || !rows[from].querySelector("[data-keep-next]")) k = kept;
           if (k === from) {
             if (k === heads && !first) {
               if (!open(i)) {
