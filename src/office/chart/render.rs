@@ -1152,6 +1152,47 @@ fn label_rotation(slot: f64, widest: f64, size: f64, fixed: Option<f64>) -> f64 
     }
 }
 
+/// How far left of its category's centre a label turned by `rotation` reaches: its run
+/// along the turned baseline, less the nudge right that [`cartesian`] gives turned text.
+fn turned_reach(width: f64, size: f64, rotation: f64) -> f64 {
+    if rotation == 0.0 {
+        return 0.0;
+    }
+    width * rotation.abs().to_radians().cos() - size * 0.3 * rotation.abs() / 90.0
+}
+
+/// The room to add left of a plot `len` wide, whose labels start `left` in, so that no
+/// turned category label (each reaching `reach` left of its centre) runs out of the chart.
+/// Moving the plot right also narrows its slots; the answer allows for that.
+fn turned_overhang(
+    labels: &[(usize, &str)],
+    count: usize,
+    reversed: bool,
+    len: f64,
+    left: f64,
+    reach: impl Fn(&str) -> f64,
+) -> f64 {
+    let count = count.max(1) as f64;
+    labels
+        .iter()
+        .map(|&(i, c)| {
+            let k = if reversed {
+                count - 1.0 - i as f64
+            } else {
+                i as f64
+            };
+            // left + e + (len - e) * (k + 0.5) / count >= reach
+            let share = (k + 0.5) / count;
+            let short = reach(c) - left - len * share;
+            if short > 0.0 {
+                short / (1.0 - share).max(0.05)
+            } else {
+                0.0
+            }
+        })
+        .fold(0.0, f64::max)
+}
+
 /// The band a rotated label needs below the axis.
 fn rotated_height(widest: f64, size: f64, rotation: f64) -> f64 {
     let a = rotation.abs().to_radians();
@@ -1233,6 +1274,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         .find(|id| Some(*id) != primary_id);
     let cat_shown = shown(cat_axis).filter(|a| a.labels);
     let cat_style = cat_axis.map_or(chart.text, |a| a.text);
+    let cat_reversed = cat_axis.is_some_and(|a| a.reversed);
     // A deleted axis keeps its title: Office deletes the axis, not the title element
     // inside it (`powertools-CU013`'s "Axis Title" beside a deleted value axis).
     let cat_title = cat_axis.and_then(|a| a.title.as_deref().map(|t| (t, a.title_style)));
@@ -1319,16 +1361,25 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             primary = value_scale(chart, &plots, primary_id, room(rect.w), false);
         }
     } else {
-        let left = label_w(&primary) + title_band(primary.axis);
+        let mut left = label_w(&primary) + title_band(primary.axis);
         let right = secondary
             .as_ref()
             .map_or(0.0, |s| label_w(s) + title_band(s.axis));
-        let pw = (b.w - left - right).max(1.0);
+        let mut pw = (b.w - left - right).max(1.0);
         let slot = label_slot(pw);
         let fixed = cat_axis.and_then(|a| a.text.rotation);
         let bottom = match cat_shown {
             Some(_) => {
                 rotation = label_rotation(slot, widest_cat, cat_style.size, fixed);
+                // A turned label hangs left of its category: where the first ones would
+                // run out of the chart, Office moves the plot right rather than cut them.
+                let extra = turned_overhang(&cat_labels, count, cat_reversed, pw, left, |c| {
+                    turned_reach(wide.of(c, cat_style.size), cat_style.size, rotation)
+                });
+                if extra > 0.0 && extra < pw * 0.5 {
+                    left += extra;
+                    pw -= extra;
+                }
                 rotated_height(widest_cat, cat_style.size, rotation).min(b.h * 0.45)
             }
             None => 0.0,
@@ -1389,7 +1440,6 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             rect.y + rect.h - f * rect.h
         }
     };
-    let cat_reversed = cat_axis.is_some_and(|a| a.reversed);
     let mid_cat = primary.axis.is_some_and(|a| a.mid_category) && count > 1;
     let slot = if horizontal { rect.h } else { rect.w } / count as f64;
     // The centre of category `i` along the category axis.

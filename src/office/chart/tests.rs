@@ -669,6 +669,41 @@ fn crowded_category_labels_are_turned_not_dropped() {
     }
 }
 
+#[test]
+fn a_long_turned_first_label_moves_the_plot_right_rather_than_run_out() {
+    // `shapecrawler-009_table`: "Категория 1" turned −45° under a small chart reached
+    // past the chart's left edge and was cut ("атегория 1"). Office narrows the plot.
+    let first = "A rather long first category";
+    let cats = [first, "B", "C", "D"];
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{}"#,
+        ser(0, "S", &cats, &[Some(1.0); 4], ""),
+        cat_val_axes("")
+    );
+    let mut c = parse(&plot, "");
+    axis_text(&mut c, 12.0);
+    let out = svg(&c, 240.0, 200.0);
+    let tag = out
+        .split("<text ")
+        .find(|t| t.contains(&format!(">{first}</text>")))
+        .expect("the first label is drawn");
+    assert!(tag.contains("rotate(-45"), "{tag}");
+    let x: f64 = tag
+        .split("x=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .and_then(|v| v.parse().ok())
+        .expect("an x");
+    let reach = super::render::text_width(first, 12.0) * 45f64.to_radians().cos();
+    assert!(
+        x - reach >= -0.5,
+        "the label starts at {} of the chart",
+        x - reach
+    );
+    // The others stay where they were: one label's room is not taken from every side.
+    assert!(x < 240.0 * 0.6, "{x}");
+}
+
 /// Column chart with four Cyrillic categories (`shapecrawler-013`'s top right chart).
 fn cyrillic_columns() -> Chart {
     let cats = ["Категория 1", "Категория 2", "Категория 3", "Категория 4"];
