@@ -719,16 +719,8 @@ async fn a_header_picture_hanging_into_the_body_pushes_its_lines_aside_not_down(
             &url,
             &[
                 PHOTO_DRAWN,
+                BODY_LINES,
                 r#"
-            const left = pg.getBoundingClientRect().left;
-            const range = document.createRange();
-            range.selectNodeContents(pg.querySelector('.docx-body .docx-p'));
-            const lines = [];
-            for (const r of range.getClientRects()) {
-                const line = { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75, right: (r.right - left) * 0.75 };
-                const same = lines.find((l) => Math.abs(l.top - line.top) < 2);
-                if (same) same.right = Math.max(same.right, line.right); else lines.push(line);
-            }
             const r = img.getBoundingClientRect();
             const photo = { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75, left: (r.left - left) * 0.75 };
             return { lines, photo };
@@ -745,14 +737,7 @@ async fn a_header_picture_hanging_into_the_body_pushes_its_lines_aside_not_down(
         assert!(photo("bottom") > 100.0, "{got}");
         // The body at the top margin, its lines beside the photo where they meet it.
         assert!((at(&lines[0], "top") - 72.0).abs() < 1.0, "{got}");
-        let beside: Vec<_> = lines
-            .iter()
-            .filter(|l| at(l, "top") < photo("bottom") && at(l, "bottom") > photo("top"))
-            .collect();
-        assert!(beside.len() >= 2, "{got}");
-        for l in &beside {
-            assert!(at(l, "right") < photo("left"), "{got}");
-        }
+        assert!(lines_beside(lines, &got["photo"]) >= 2, "{got}");
         // Lines above or below it run to the right margin (the space that moves the
         // photo down is not beside any text).
         let clear: Vec<_> = lines
@@ -876,6 +861,103 @@ async fn a_footer_taller_than_the_bottom_margin_ends_each_page_above_it() {
     assert_eq!(total, 90, "{got}");
 }
 
+/// A box the footer places from the page with square wrapping pushes the body's lines
+/// aside where it lies, as Word wraps the body around header and footer objects alike
+/// (`powertools-FooterContent-built`'s "Name / Title" box at the top right, drawn over
+/// the body's first lines before). With a header and without one.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_footer_box_placed_on_the_page_wraps_the_body_text() {
+    let w = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
+    // 100 × 80 pt at the margin's right edge, 90 pt from the page's top.
+    let shape = r#"<w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" simplePos="0" locked="0" layoutInCell="1" allowOverlap="1" behindDoc="0" relativeHeight="1" distT="0" distB="0" distL="114300" distR="114300"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="margin"><wp:align>right</wp:align></wp:positionH><wp:positionV relativeFrom="page"><wp:posOffset>1143000</wp:posOffset></wp:positionV><wp:extent cx="1270000" cy="1016000"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="card"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1270000" cy="1016000"/></a:xfrm><a:prstGeom prst="rect"/><a:solidFill><a:srgbClr val="4472C4"/></a:solidFill></wps:spPr><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>"#;
+    let footer = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:ftr {w}><w:p>{shape}<w:r><w:t>Foot</w:t></w:r></w:p></w:ftr>"#
+    );
+    let header = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr {w}><w:p><w:r><w:t>Head</w:t></w:r></w:p></w:hdr>"#
+    );
+    let words: Vec<String> = (1..=300).map(|i| format!("w{i}")).collect();
+    for with_header in [false, true] {
+        let head_ref = if with_header {
+            r#"<w:headerReference w:type="default" r:id="rH"/>"#
+        } else {
+            ""
+        };
+        let body = format!(
+            r#"<w:p><w:r><w:t>{}</w:t></w:r></w:p><w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">{head_ref}<w:footerReference w:type="default" r:id="rF"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#,
+            words.join(" ")
+        );
+        let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rF" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/><Relationship Id="rH" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/></Relationships>"#;
+        let bytes = docx_with_parts(
+            &body,
+            &[
+                ("word/_rels/document.xml.rels", rels.to_string()),
+                ("word/footer1.xml", footer.clone()),
+                ("word/header1.xml", header.clone()),
+            ],
+        );
+        let (_s, url) = serve_bytes("footer-box.docx", bytes).await;
+        let got = document_eval(
+            &url,
+            &[
+                PAGINATED,
+                r#"
+            const pg = document.querySelector('#view-document .docx-page');
+            const top = pg.getBoundingClientRect().top;"#,
+                BODY_LINES,
+                r#"            const shapes = [...pg.querySelectorAll('*')].filter((e) => getComputedStyle(e).float !== 'none' && e.getBoundingClientRect().width > 100);
+            const r = shapes[0].getBoundingClientRect();
+            return {
+                lines,
+                shapes: shapes.length,
+                width: pg.getBoundingClientRect().width * 0.75,
+                head: (pg.querySelector('.docx-header')?.textContent || '').trim(),
+                foot: (pg.querySelector('.docx-footer')?.textContent || '').trim(),
+                box: { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75, left: (r.left - left) * 0.75, right: (r.right - left) * 0.75 },
+            };
+        })()"#,
+            ]
+            .concat(),
+        )
+        .await;
+        let lines = got["lines"].as_array().unwrap_or_else(|| panic!("{got}"));
+        let at = |l: &serde_json::Value, k: &str| l[k].as_f64().unwrap();
+        let bx = |k: &str| got["box"][k].as_f64().unwrap();
+        // Drawn once, where the page says: 90 pt down, ending at the right margin (of
+        // the page as wide as the test's window lets it be).
+        assert_eq!(got["shapes"], 1, "{got}");
+        assert!((bx("top") - 90.0).abs() < 0.5, "{got}");
+        let margin_right = got["width"].as_f64().unwrap() - 72.0;
+        assert!((bx("right") - margin_right).abs() < 0.5, "{got}");
+        assert_eq!(got["foot"], "Foot", "{got}");
+        assert_eq!(got["head"], if with_header { "Head" } else { "" }, "{got}");
+        // The body still starts at its margin; the lines that meet the box end left of
+        // it, those below it run on to the right margin.
+        assert!((at(&lines[0], "top") - 72.0).abs() < 1.0, "{got}");
+        assert!(lines_beside(lines, &got["box"]) >= 4, "{got}");
+        let below: Vec<_> = lines
+            .iter()
+            .filter(|l| at(l, "top") > bx("bottom") + 1.0)
+            .collect();
+        assert!(below.len() >= 2, "{got}");
+        assert!(at(below[0], "right") > bx("left") + 20.0, "{got}");
+    }
+}
+
+/// How many of `lines` (from [`BODY_LINES`]) meet the height of the floating box `bx`
+/// (top, bottom, left in points), asserting that each of them ends left of it.
+fn lines_beside(lines: &[serde_json::Value], bx: &serde_json::Value) -> usize {
+    let at = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap();
+    let beside: Vec<_> = lines
+        .iter()
+        .filter(|l| at(l, "top") < at(bx, "bottom") && at(l, "bottom") > at(bx, "top"))
+        .collect();
+    for l in &beside {
+        assert!(at(l, "right") < at(bx, "left"), "{l} runs under {bx}");
+    }
+    beside.len()
+}
+
 /// The page-relative boxes (top, bottom in pt) of the paragraphs of a document of `body`
 /// with `header` as its default header (`rH`), by their text ("art" when empty).
 async fn paragraph_boxes(body: &str, header: String) -> serde_json::Value {
@@ -903,6 +985,20 @@ async fn paragraph_boxes(body: &str, header: String) -> serde_json::Value {
     )
     .await
 }
+
+/// A page script's part that collects the lines of the body's first paragraph on page
+/// `pg` (whose top is `top`) as `lines`: top, bottom and right end, in points from the
+/// page's top left corner, the pieces of one line joined.
+const BODY_LINES: &str = r#"
+            const left = pg.getBoundingClientRect().left;
+            const range = document.createRange();
+            range.selectNodeContents(pg.querySelector('.docx-body .docx-p'));
+            const lines = [];
+            for (const r of range.getClientRects()) {
+                const line = { top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75, right: (r.right - left) * 0.75 };
+                const same = lines.find((l) => Math.abs(l.top - line.top) < 2);
+                if (same) same.right = Math.max(same.right, line.right); else lines.push(line);
+            }"#;
 
 /// The opening of a page script that waits for the pages script to have laid the pages
 /// out for good (it has not laid them out again for half a second).

@@ -43,6 +43,15 @@ pub(super) enum Placement {
     Block { left: f32, shift: f32 },
 }
 
+/// Whether an object's vertical place is given from the page or one of its margins, not
+/// from its paragraph or line.
+pub(super) fn from_page(a: &Anchor) -> bool {
+    !matches!(
+        a.relative_v.as_deref(),
+        None | Some("paragraph" | "line" | "char")
+    )
+}
+
 /// Space between a float and the text beside it (Word's default `distL`/`distR`, 9 pt).
 const GAP: f32 = 9.0;
 
@@ -76,10 +85,7 @@ pub(super) fn place(
         ref_width,
         width,
     );
-    let from_paragraph = matches!(
-        a.relative_v.as_deref(),
-        None | Some("paragraph" | "line" | "char")
-    );
+    let from_paragraph = !from_page(a);
     let y = if from_paragraph {
         None
     } else {

@@ -101,6 +101,7 @@ pub fn render_html(doc: &Document, opts: &RenderOptions) -> String {
         setup: None,
         nested: 0,
         line_top: None,
+        footer_lifted: Vec::new(),
     };
     if opts.standalone {
         r.out
@@ -160,6 +161,9 @@ struct Renderer<'d, 'o> {
     /// is known without laying it out (the header's first paragraph): an object placed
     /// from the page then floats from there, and the text wraps beside it.
     line_top: Option<f32>,
+    /// The objects of the footer being drawn that the header drew instead
+    /// ([`Renderer::header`]); compared by address only.
+    footer_lifted: Vec<*const Inline>,
 }
 
 /// A piece of a paragraph laid out in order by [`Renderer::paragraph_inlines`].
@@ -314,9 +318,10 @@ impl<'d> Renderer<'d, '_> {
                 );
             }
             let kind = self.page_kind(section, page);
-            if let Some(part) = pick(&headers[page.section], kind) {
-                self.header_footer(part, "header");
-            }
+            self.header(
+                pick(&headers[page.section], kind),
+                pick(&footers[page.section], kind),
+            );
             self.out.push_str("<div class=\"docx-body\">");
             for set in &page.sets {
                 self.column_set(section, set);
@@ -324,7 +329,7 @@ impl<'d> Renderer<'d, '_> {
             self.out.push_str("</div>");
             self.pitch = p.line_pitch;
             if let Some(part) = pick(&footers[page.section], kind) {
-                self.header_footer(part, "footer");
+                self.header_footer(part, "footer", &[]);
             }
             // The viewer script breaks a frame whose text runs past the page into pages;
             // the section's later pages take the usual header and footer, not the first
@@ -336,11 +341,9 @@ impl<'d> Renderer<'d, '_> {
                 );
                 if header.is_some() || footer.is_some() {
                     self.out.push_str("<template class=\"docx-later-pages\">");
-                    if let Some(part) = header {
-                        self.header_footer(part, "header");
-                    }
+                    self.header(header, footer);
                     if let Some(part) = footer {
-                        self.header_footer(part, "footer");
+                        self.header_footer(part, "footer", &[]);
                     }
                     self.out.push_str("</template>");
                 }
@@ -505,11 +508,55 @@ impl<'d> Renderer<'d, '_> {
         }
     }
 
-    fn header_footer(&mut self, part: &str, tag: &str) {
+    /// The page's header, holding also the footer's objects that are placed from the page
+    /// and wrap text. Word wraps the body's lines around such objects of the footer as of
+    /// the header, but only the header shares the body's formatting context (the footer is
+    /// positioned at the page's bottom, see render.css), so they are drawn here, floating
+    /// from the header's top, which is known; the footer leaves them out. Their place is
+    /// the page's either way. A page without a header gets an empty one to hold them.
+    fn header(&mut self, header: Option<&str>, footer: Option<&str>) {
+        let doc = self.doc;
+        let lifted = footer
+            .and_then(|f| doc.headers_footers.iter().find(|h| h.part == f))
+            .map(|hf| lifted_floats(&hf.blocks))
+            .unwrap_or_default();
+        if lifted.is_empty() {
+            if let Some(part) = header {
+                self.header_footer(part, "header", &[]);
+            }
+            return;
+        }
+        match header.filter(|h| doc.headers_footers.iter().any(|x| x.part == *h)) {
+            Some(part) => self.header_footer(part, "header", &lifted),
+            None => {
+                self.out.push_str("<header class=\"docx-header\">");
+                self.lifted(&lifted);
+                self.out.push_str("</header>");
+            }
+        }
+    }
+
+    /// Draws the footer's lifted objects ([`Self::header`]) at the header's top.
+    fn lifted(&mut self, lifted: &[(&'d Inline, &'d RunFormat)]) {
+        self.line_top = self.setup.map(|p| p.header_distance);
+        for (inline, base) in lifted {
+            self.inline(inline, base);
+        }
+        self.line_top = None;
+    }
+
+    fn header_footer(&mut self, part: &str, tag: &str, lifted: &[(&'d Inline, &'d RunFormat)]) {
         let Some(hf) = self.doc.headers_footers.iter().find(|h| h.part == part) else {
             return;
         };
         let _ = write!(self.out, "<{tag} class=\"docx-{tag}\">");
+        self.lifted(lifted);
+        if tag == "footer" {
+            self.footer_lifted = lifted_floats(&hf.blocks)
+                .into_iter()
+                .map(|(i, _)| i as *const Inline)
+                .collect();
+        }
         // Body comment ranges open across the page do not extend into its header.
         let body_comments = std::mem::take(&mut self.open_comments);
         for (i, b) in hf.blocks.iter().enumerate() {
@@ -524,6 +571,7 @@ impl<'d> Renderer<'d, '_> {
             self.block(b);
         }
         self.line_top = None;
+        self.footer_lifted.clear();
         self.open_comments = body_comments;
         let _ = write!(self.out, "</{tag}>");
     }
@@ -1385,6 +1433,9 @@ impl<'d> Renderer<'d, '_> {
     fn inline(&mut self, inline: &Inline, base: &RunFormat) {
         // A size relative to the page is resolved first, against this page; the copy
         // has a fixed size, so it goes through the arms below like any other.
+        if self.footer_lifted.iter().any(|l| std::ptr::eq(*l, inline)) {
+            return;
+        }
         if let Some(sized) = self.page_sized(inline) {
             return self.inline(&sized, base);
         }
@@ -2356,6 +2407,44 @@ pub(super) fn is_invisible(i: &Inline) -> bool {
 
 /// Whether `i` is an object anchored out of the text's flow (floating or behind/in
 /// front of it): it makes no line of its own.
+/// The anchor of a floating object.
+fn anchor_of(i: &Inline) -> Option<&Anchor> {
+    match i {
+        Inline::Image(x) => x.anchor.as_ref(),
+        Inline::TextBox(x) => x.anchor.as_ref(),
+        Inline::Group(x) => x.anchor.as_ref(),
+        Inline::Chart(x) => x.anchor.as_ref(),
+        Inline::Diagram(x) => x.anchor.as_ref(),
+        Inline::WordArt(x) => x.anchor.as_ref(),
+        _ => None,
+    }
+}
+
+/// An object of a footer's own paragraphs that the header draws ([`Renderer::header`]):
+/// placed from the page or a margin, with the body's text wrapping beside it.
+fn is_lifted(i: &Inline) -> bool {
+    anchor_of(i).is_some_and(|a| {
+        super::anchor::from_page(a) && matches!(a.wrap.as_str(), "square" | "tight" | "through")
+    })
+}
+
+/// The lifted objects of a footer's paragraphs, each with its paragraph's run format.
+fn lifted_floats(blocks: &[Block]) -> Vec<(&Inline, &RunFormat)> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Paragraph(p) => Some(p),
+            _ => None,
+        })
+        .flat_map(|p| {
+            p.inlines
+                .iter()
+                .filter(|i| is_lifted(i))
+                .map(move |i| (i, &p.text_format))
+        })
+        .collect()
+}
+
 fn is_floating(i: &Inline) -> bool {
     match i {
         Inline::Image(x) => x.anchor.is_some(),
