@@ -1471,11 +1471,42 @@ async fn a_table_row_taller_than_a_page_stays_on_its_page() {
 /// fell near row 45).
 #[tokio::test(flavor = "multi_thread")]
 async fn table_rows_kept_with_the_next_move_to_the_next_page_together() {
-    let mut body = String::from(
+    // Rows 30 to 59 kept: the page breaks before row 30, not at its end (row 50).
+    let pages = kept_rows_pages(0, 1..=60, 30..=58).await;
+    assert_eq!(pages.len(), 2, "{pages:?}");
+    assert_eq!(pages[0].1, "Row 29", "{pages:?}");
+    assert_eq!(pages[1].0, "Row 30", "{pages:?}");
+    assert_eq!(pages[1].1, "Row 60", "{pages:?}");
+    // Every row but the last kept, the table below 30 paragraphs: the chain reaches the
+    // table's first row, so the whole table goes to the next page (it was cut as if
+    // unkept); on a page of its own it breaks where the page ends.
+    let pages = kept_rows_pages(30, 1..=40, 1..=39).await;
+    assert_eq!(pages.len(), 2, "{pages:?}");
+    assert_eq!(pages[0], ("".to_owned(), "".to_owned()), "{pages:?}");
+    assert_eq!(
+        pages[1],
+        ("Row 1".to_owned(), "Row 40".to_owned()),
+        "{pages:?}"
+    );
+    let pages = kept_rows_pages(0, 1..=80, 1..=79).await;
+    assert!(pages.len() == 2 && pages[0].1 != "Row 80", "{pages:?}");
+}
+
+/// The first and last table row on each page of a document of `before` paragraphs and
+/// then a table of `rows`, those in `kept` holding a paragraph kept with the next.
+async fn kept_rows_pages(
+    before: usize,
+    rows: std::ops::RangeInclusive<usize>,
+    kept: std::ops::RangeInclusive<usize>,
+) -> Vec<(String, String)> {
+    let mut body: String = (1..=before)
+        .map(|i| format!("<w:p><w:r><w:t>Para {i}</w:t></w:r></w:p>"))
+        .collect();
+    body.push_str(
         r#"<w:tbl><w:tblPr><w:tblBorders><w:insideH w:val="single" w:sz="4"/></w:tblBorders></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid>"#,
     );
-    for i in 1..=60 {
-        let keep = if (30..=58).contains(&i) {
+    for i in rows {
+        let keep = if kept.contains(&i) {
             "<w:keepNext/>"
         } else {
             ""
@@ -1493,18 +1524,14 @@ async fn table_rows_kept_with_the_next_move_to_the_next_page_together() {
             r#"
             return [...document.querySelectorAll('#view-document .docx-page')].map((f) => {
                 const rows = [...f.querySelectorAll(':scope > .docx-body tr')].map((r) => r.textContent.trim());
-                return { first: rows[0] || '', last: rows[rows.length - 1] || '' };
+                return [rows[0] || '', rows[rows.length - 1] || ''];
             });
         })()"#,
         ]
         .concat(),
     )
     .await;
-    let pages = got.as_array().unwrap_or_else(|| panic!("{got}"));
-    assert_eq!(pages.len(), 2, "{got}");
-    assert_eq!(pages[0]["last"], "Row 29", "{got}");
-    assert_eq!(pages[1]["first"], "Row 30", "{got}");
-    assert_eq!(pages[1]["last"], "Row 60", "{got}");
+    serde_json::from_value(got.clone()).unwrap_or_else(|e| panic!("{e}: {got}"))
 }
 
 /// A paragraph kept with the next (`w:keepNext`, as every built-in heading is) starts a

@@ -181,10 +181,12 @@
           }
           // A row holding a paragraph kept with the next goes to the next page with the
           // row after it (Word's rule: "keep with next" on all rows but the last keeps a
-          // table on one page), unless the chain reaches back to the page's first row.
+          // table on one page). A chain reaching back to the table's first row on a page
+          // with blocks above moves the whole table; one reaching the page's first row
+          // breaks as if unkept.
           let kept = k;
-          while (kept - 1 > from && rows[kept - 1].querySelector("[data-keep-next]")) kept--;
-          if (kept > from + 1 || !rows[from].querySelector("[data-keep-next]")) k = kept;
+          while (kept > from && rows[kept - 1].querySelector("[data-keep-next]")) kept--;
+          if (kept > from || (from === heads && !first)) k = kept;
           if (k === from) {
             if (k === heads && !first) {
               if (!open(i)) {
