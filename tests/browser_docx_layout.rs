@@ -944,6 +944,90 @@ async fn a_footer_box_placed_on_the_page_wraps_the_body_text() {
     }
 }
 
+/// With different odd and even headers (`w:evenAndOddHeaders`), the pages the script
+/// makes of one long section alternate between them by their page number, after the
+/// title page's own when the section has one (the server's frame is one page; the
+/// script's pages took its header, the odd one, on every page).
+#[tokio::test(flavor = "multi_thread")]
+async fn pages_alternate_odd_and_even_headers_by_their_number() {
+    let w = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
+    let part = |tag: &str, text: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:{tag} {w}><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:{tag}>"#
+        )
+    };
+    let rel = |id: &str, kind: &str, target: &str| {
+        format!(
+            r#"<Relationship Id="{id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/{kind}" Target="{target}"/>"#
+        )
+    };
+    for title in [false, true] {
+        let mut body: String = (1..=220)
+            .map(|i| format!("<w:p><w:r><w:t>Line {i}</w:t></w:r></w:p>"))
+            .collect();
+        body.push_str(&format!(
+            r#"<w:sectPr xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:headerReference w:type="default" r:id="rO"/><w:headerReference w:type="even" r:id="rE"/>{}<w:footerReference w:type="even" r:id="rF"/><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/>{}</w:sectPr>"#,
+            if title { r#"<w:headerReference w:type="first" r:id="rT"/>"# } else { "" },
+            if title { "<w:titlePg/>" } else { "" },
+        ));
+        let rels = format!(
+            r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{}{}{}{}{}</Relationships>"#,
+            rel("rO", "header", "header1.xml"),
+            rel("rE", "header", "header2.xml"),
+            rel("rT", "header", "header3.xml"),
+            rel("rF", "footer", "footer1.xml"),
+            rel("rS", "settings", "settings.xml"),
+        );
+        let bytes = docx_with_parts(
+            &body,
+            &[
+                ("word/_rels/document.xml.rels", rels),
+                ("word/header1.xml", part("hdr", "Odd head")),
+                ("word/header2.xml", part("hdr", "Even head")),
+                ("word/header3.xml", part("hdr", "Title head")),
+                ("word/footer1.xml", part("ftr", "Even foot")),
+                (
+                    "word/settings.xml",
+                    format!(
+                        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:settings {w}><w:evenAndOddHeaders/></w:settings>"#
+                    ),
+                ),
+            ],
+        );
+        let (_s, url) = serve_bytes("even-odd.docx", bytes).await;
+        let got = document_eval(
+            &url,
+            &[
+                PAGINATED,
+                r#"
+            return [...document.querySelectorAll('#view-document .docx-page')].map((f) => [
+                (f.querySelector(':scope > header')?.textContent || '').trim(),
+                (f.querySelector(':scope > footer')?.textContent || '').trim(),
+            ]);
+        })()"#,
+            ]
+            .concat(),
+        )
+        .await;
+        let pages: Vec<(String, String)> =
+            serde_json::from_value(got.clone()).unwrap_or_else(|e| panic!("{e}: {got}"));
+        assert!(pages.len() >= 4, "{got}");
+        for (i, (head, foot)) in pages.iter().enumerate() {
+            let n = i + 1;
+            let (want_head, want_foot) = match n {
+                1 if title => ("Title head", ""),
+                n if n % 2 == 0 => ("Even head", "Even foot"),
+                _ => ("Odd head", ""),
+            };
+            assert_eq!(
+                (head.as_str(), foot.as_str()),
+                (want_head, want_foot),
+                "page {n}: {got}"
+            );
+        }
+    }
+}
+
 /// How many of `lines` (from [`BODY_LINES`]) meet the height of the floating box `bx`
 /// (top, bottom, left in points), asserting that each of them ends left of it.
 fn lines_beside(lines: &[serde_json::Value], bx: &serde_json::Value) -> usize {

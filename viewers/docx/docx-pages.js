@@ -330,9 +330,29 @@
     const frames = Array.from(root.querySelectorAll(".docx-page"));
     frames.forEach(function (frame, i) {
       frame.setAttribute("aria-label", "Page " + (i + 1));
+      parity(frame, i + 1);
       frame.querySelectorAll(".docx-pgnum").forEach(function (f) {
         f.textContent = String(f.dataset.field === "PAGE" ? i + 1 : frames.length);
       });
+    });
+  }
+
+  // With different odd and even headers (the frame carries a template of the even
+  // pages'), page `n` takes the header and footer of its parity, unless it is its
+  // section's title page. The server chose by its own count of frames, which the split
+  // frames have since changed.
+  function parity(frame, n) {
+    const even = frame.querySelector(":scope > template.docx-even-pages");
+    if (!even) return;
+    if (frame.hasAttribute("data-docx-title-page") && !frame.hasAttribute("data-docx-continued")) return;
+    const own = n % 2 === 0 ? even : frame.querySelector(":scope > template.docx-later-pages");
+    const body = frame.querySelector(":scope > .docx-body");
+    ["header", "footer"].forEach(function (tag) {
+      const want = own && own.content.querySelector(tag);
+      const have = frame.querySelector(":scope > " + tag);
+      if (have && want && have.innerHTML === want.innerHTML) return;
+      if (have) have.remove();
+      if (want && body) frame.insertBefore(want.cloneNode(true), tag === "header" ? body : body.nextSibling);
     });
   }
 

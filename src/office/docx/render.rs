@@ -290,9 +290,10 @@ impl<'d> Renderer<'d, '_> {
                 continue;
             };
             let p = &section.page;
+            let kind = self.page_kind(section, page);
             let _ = write!(
                 self.out,
-                "<section class=\"docx-page\" aria-label=\"Page {}\" style=\"--page-w:{}pt;--page-h:{}pt;--m-top:{}pt;--m-right:{}pt;--m-bottom:{}pt;--m-left:{}pt;--hdr:{}pt;--ftr:{}pt\"{}>",
+                "<section class=\"docx-page\" aria-label=\"Page {}\" style=\"--page-w:{}pt;--page-h:{}pt;--m-top:{}pt;--m-right:{}pt;--m-bottom:{}pt;--m-left:{}pt;--hdr:{}pt;--ftr:{}pt\"{}{}>",
                 n + 1,
                 num(p.width),
                 num(p.height),
@@ -302,7 +303,8 @@ impl<'d> Renderer<'d, '_> {
                 num(p.margin_left),
                 num(p.header_distance),
                 num(p.footer_distance),
-                if p.landscape { " data-landscape" } else { "" }
+                if p.landscape { " data-landscape" } else { "" },
+                if kind == 1 { " data-docx-title-page" } else { "" }
             );
             self.pitch = p.line_pitch;
             self.setup = Some(p);
@@ -317,7 +319,6 @@ impl<'d> Renderer<'d, '_> {
                     "<div class=\"docx-page-border\" aria-hidden=\"true\" style=\"{style}\"></div>"
                 );
             }
-            let kind = self.page_kind(section, page);
             self.header(
                 pick(&headers[page.section], kind),
                 pick(&footers[page.section], kind),
@@ -333,20 +334,16 @@ impl<'d> Renderer<'d, '_> {
             }
             // The viewer script breaks a frame whose text runs past the page into pages;
             // the section's later pages take the usual header and footer, not the first
-            // page's (kind 1) that this frame shows.
-            if kind == 1 {
-                let (header, footer) = (
-                    pick(&headers[page.section], 0),
-                    pick(&footers[page.section], 0),
-                );
-                if header.is_some() || footer.is_some() {
-                    self.out.push_str("<template class=\"docx-later-pages\">");
-                    self.header(header, footer);
-                    if let Some(part) = footer {
-                        self.header_footer(part, "footer", &[]);
-                    }
-                    self.out.push_str("</template>");
-                }
+            // page's (kind 1) that this frame shows. With different odd and even headers,
+            // which one a page takes depends on its number, known only once the script
+            // has laid the pages out: every frame carries both, and the script swaps in
+            // the one of each page's parity.
+            let even_odd = self.doc.even_and_odd_headers;
+            if kind == 1 || even_odd {
+                self.furniture_template("docx-later-pages", &headers, &footers, page.section, 0);
+            }
+            if even_odd {
+                self.furniture_template("docx-even-pages", &headers, &footers, page.section, 2);
             }
             self.out.push_str("</section>");
         }
@@ -495,6 +492,29 @@ impl<'d> Renderer<'d, '_> {
                 .out
                 .push_str("<div class=\"docx-column-start\" aria-hidden=\"true\"></div>"),
         }
+    }
+
+    /// A `<template>` of class `class` holding the header and footer of `kind` (see
+    /// [`Self::page_kind`]) of section `section`, for the pages script; none when the
+    /// section has neither.
+    fn furniture_template(
+        &mut self,
+        class: &str,
+        headers: &[HeaderFooterRefs],
+        footers: &[HeaderFooterRefs],
+        section: usize,
+        kind: usize,
+    ) {
+        let (header, footer) = (pick(&headers[section], kind), pick(&footers[section], kind));
+        if header.is_none() && footer.is_none() {
+            return;
+        }
+        let _ = write!(self.out, "<template class=\"{class}\">");
+        self.header(header, footer);
+        if let Some(part) = footer {
+            self.header_footer(part, "footer", &[]);
+        }
+        self.out.push_str("</template>");
     }
 
     /// Which header/footer a page uses: 0 default, 1 first, 2 even.
