@@ -447,6 +447,20 @@ pub enum AxisKind {
     Series,
 }
 
+/// Where an axis draws its major tick marks (`c:majorTickMark`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TickMark {
+    /// None (also when the element is absent).
+    None,
+    /// Outside the plot.
+    Out,
+    /// Inside the plot.
+    In,
+    /// Across the axis line.
+    Cross,
+}
+
 /// A step of a date axis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -517,6 +531,8 @@ pub struct Axis {
     /// The axis line colour, `None` when it has none (`a:ln/a:noFill`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<Color>,
+    /// Its major tick marks, drawn in the line's colour.
+    pub ticks: TickMark,
     /// Tick labels are shown (`c:tickLblPos` is not `none`).
     pub labels: bool,
     /// Tick label text style.

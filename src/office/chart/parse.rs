@@ -6,7 +6,7 @@
 //! [`MAX_POINTS`] points a series and [`MAX_TOTAL_POINTS`] in all, whatever `c:ptCount`
 //! claims; a value that is not a finite number is a missing point.
 
-use crate::office::pptx::color::{number, ColorCtx};
+use crate::office::pptx::color::{number, tinted, ColorCtx};
 use crate::office::xlsx::numfmt::{general, NumberFormat};
 use crate::office::xml::Element;
 use crate::office::Ns;
@@ -14,7 +14,7 @@ use crate::office::Ns;
 use super::model::{
     Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Gradient, Grouping, LabelBox,
     LabelPart, Legend, ManualLayout, Plot, PlotKind, PointLabel, PointStyle, Series, TextStyle,
-    TimeUnit,
+    TickMark, TimeUnit,
 };
 use super::palette::{luminance, series_color};
 
@@ -32,7 +32,21 @@ const MAX_TEXT: usize = 200;
 /// Reads a parsed chart part's root against the colours of the showing document's theme.
 pub(crate) fn parse_chart(root: Element<'_>, colors: &ColorCtx<'_>) -> Chart {
     let mut out = Chart::empty();
-    out.text = text_style(root, &TextStyle::default(), colors);
+    // A part without any shape or text properties was left to Office 2007's chart style
+    // (`c:style`), whose text is the theme's text colour (black), not the 65 % grey of
+    // the text properties Office 2013 and later write out (`powertools-CU005`).
+    let styled = root
+        .descendants()
+        .any(|e| e.is(Ns::C, "spPr") || e.is(Ns::C, "txPr"));
+    let base = if styled {
+        TextStyle::default()
+    } else {
+        TextStyle {
+            color: colors.scheme_color("tx1").unwrap_or(Color::rgb(0)),
+            ..TextStyle::default()
+        }
+    };
+    out.text = text_style(root, &base, colors);
     if let Some(face) = root
         .child(Ns::C, "txPr")
         .and_then(|t| t.descendants().find(|e| e.is(Ns::A, "latin")))
@@ -789,29 +803,49 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle, dark: bool) ->
         _ => AxisKind::Value,
     };
     let scaling = el.child(Ns::C, "scaling");
+    // Lines an axis leaves to the chart style (no `a:ln`, as Office 2007 and 2010 write
+    // them) are the theme's text colour at a 75 % tint (#898989 on black), as Word and
+    // LibreOffice draw them: Office 2013 and later write their lighter greys out. On the
+    // dark styles (41–48) light greys.
+    let styled_line = if dark {
+        Color::rgb(0xBFBFBF)
+    } else {
+        colors
+            .scheme_color("tx1")
+            .map_or(Color::rgb(0x898989), |c| tinted(c, 0.75))
+    };
     let line = match el.child(Ns::C, "spPr").and_then(|sp| sp.child(Ns::A, "ln")) {
         Some(ln) if ln.child(Ns::A, "noFill").is_some() => None,
-        Some(ln) => Some(fill_color(ln, colors).unwrap_or(Color::rgb(0xBFBFBF))),
-        None => Some(Color::rgb(0xBFBFBF)),
+        Some(ln) => Some(fill_color(ln, colors).unwrap_or(styled_line)),
+        None => Some(styled_line),
     };
     // Gridlines whose line is `a:noFill` are not drawn (a date axis of daily points with
     // such gridlines would otherwise turn its plot grey).
-    let grid = |name: &str, default: u32| {
+    let grid = |name: &str, default: Color| {
         el.child(Ns::C, name).and_then(|g| {
             let ln = g.child(Ns::C, "spPr").and_then(|sp| sp.child(Ns::A, "ln"));
             if ln.is_some_and(|ln| ln.child(Ns::A, "noFill").is_some()) {
                 return None;
             }
-            Some(
-                ln.and_then(|ln| fill_color(ln, colors))
-                    .unwrap_or(Color::rgb(default)),
-            )
+            Some(ln.and_then(|ln| fill_color(ln, colors)).unwrap_or(default))
         })
     };
-    let gridlines = grid("majorGridlines", 0xD9D9D9);
+    // Major gridlines left to the style are the axis line's colour (light grey on the
+    // dark styles).
+    let gridlines = grid(
+        "majorGridlines",
+        if dark {
+            Color::rgb(0xD9D9D9)
+        } else {
+            styled_line
+        },
+    );
     // Minor gridlines are fainter than the major ones: nearer the background, which is
     // white, or black in the dark styles (41–48).
-    let minor_gridlines = grid("minorGridlines", if dark { 0x404040 } else { 0xF2F2F2 });
+    let minor_gridlines = grid(
+        "minorGridlines",
+        Color::rgb(if dark { 0x404040 } else { 0xF2F2F2 }),
+    );
     let title_el = el.child(Ns::C, "title");
     // An axis title is bold unless its text says otherwise: Office's default, which the
     // files of Office 2013 and later override with `b="0"` and older ones leave to it
@@ -841,6 +875,12 @@ fn axis(el: Element<'_>, colors: &ColorCtx<'_>, text: &TextStyle, dark: bool) ->
         minor_gridlines,
         minor_unit: child_num(el, "minorUnit").filter(|u| *u > 0.0),
         line,
+        ticks: match child_val(el, "majorTickMark") {
+            Some("out") => TickMark::Out,
+            Some("in") => TickMark::In,
+            Some("cross") => TickMark::Cross,
+            _ => TickMark::None,
+        },
         labels: child_val(el, "tickLblPos") != Some("none"),
         text: text_style(el, text, colors),
         // A title element without text shows Office's placeholder, as the chart's own

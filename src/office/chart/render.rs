@@ -18,7 +18,7 @@ use crate::markup::escape_into;
 use super::dates::DateGrid;
 use super::model::{
     Axis, AxisKind, CategoryGroup, Chart, Color, DataLabels, Grouping, LabelBox, LabelPart, Plot,
-    PlotKind, Series, TextStyle,
+    PlotKind, Series, TextStyle, TickMark,
 };
 use super::parse::format_number;
 use super::scale::Scale;
@@ -1193,6 +1193,40 @@ fn turned_overhang(
         .fold(0.0, f64::max)
 }
 
+/// The length of a major tick mark, in points (Office draws about 4).
+const TICK: f64 = 4.0;
+
+/// Major tick marks of `kind` on an axis line lying `across` (horizontal: the line runs
+/// along x at y = `line`; else along y at x = `line`), one at each of `at`; `out` is the
+/// sign of the direction away from the plot.
+fn tick_marks(
+    svg: &mut Svg,
+    kind: TickMark,
+    color: Color,
+    across: bool,
+    line: f64,
+    out: f64,
+    at: &[f64],
+) {
+    let (from, to) = match kind {
+        TickMark::None => return,
+        TickMark::Out => (line, line + out * TICK),
+        TickMark::In => (line - out * TICK, line),
+        TickMark::Cross => (line - out * TICK, line + out * TICK),
+    };
+    let mut d = String::new();
+    for p in at {
+        if across {
+            let _ = write!(d, "M{} {}V{}", n(*p), n(from), n(to));
+        } else {
+            let _ = write!(d, "M{} {}H{}", n(from), n(*p), n(to));
+        }
+    }
+    if !d.is_empty() {
+        svg.line(&d, color, 0.75);
+    }
+}
+
 /// The band a rotated label needs below the axis.
 fn rotated_height(widest: f64, size: f64, rotation: f64) -> f64 {
     let a = rotation.abs().to_radians();
@@ -1572,21 +1606,38 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 format!("M{} {}H{}", n(rect.x), n(base), n(rect.x + rect.w))
             };
             svg.line(&d, color, 0.75);
+            // Ticks between the categories, or at each one when the points sit on them.
+            let len = if horizontal { rect.h } else { rect.w };
+            let at: Vec<f64> = if mid_cat {
+                (0..count).map(|i| along(i as f64)).collect()
+            } else {
+                let start = if horizontal { rect.y } else { rect.x };
+                (0..=count)
+                    .map(|k| start + len * k as f64 / count as f64)
+                    .collect()
+            };
+            // Outward is down under columns, left of bars.
+            let out = if horizontal { -1.0 } else { 1.0 };
+            tick_marks(svg, a.ticks, color, !horizontal, base, out, &at);
         }
     }
     for v in std::iter::once(&primary).chain(secondary.iter()) {
         let Some(a) = shown(v.axis) else { continue };
         let far = v.secondary || a.position == "r" || a.position == "t";
-        if let (Some(color), true) = (a.line, a.gridlines.is_none() || a.line.is_some()) {
+        if let Some(color) = a.line {
             // Office 2013+ value axes have no line (`a:ln/a:noFill`); older ones do.
-            let d = if horizontal {
+            let (d, at_line, out) = if horizontal {
                 let y = if far { rect.y } else { rect.y + rect.h };
-                format!("M{} {}H{}", n(rect.x), n(y), n(rect.x + rect.w))
+                let d = format!("M{} {}H{}", n(rect.x), n(y), n(rect.x + rect.w));
+                (d, y, if far { -1.0 } else { 1.0 })
             } else {
                 let x = if far { rect.x + rect.w } else { rect.x };
-                format!("M{} {}V{}", n(x), n(rect.y), n(rect.y + rect.h))
+                let d = format!("M{} {}V{}", n(x), n(rect.y), n(rect.y + rect.h));
+                (d, x, if far { 1.0 } else { -1.0 })
             };
             svg.line(&d, color, 0.75);
+            let at: Vec<f64> = v.scale.ticks().iter().map(|t| place(v, *t)).collect();
+            tick_marks(svg, a.ticks, color, horizontal, at_line, out, &at);
         }
         if a.labels {
             for t in v.scale.ticks() {
@@ -2287,6 +2338,8 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 c,
                 0.75,
             );
+            let at: Vec<f64> = y_scale.ticks().iter().map(|t| py(*t)).collect();
+            tick_marks(svg, a.ticks, c, false, rect.x, -1.0, &at);
         }
         if a.labels {
             for t in y_scale.ticks() {
@@ -2309,6 +2362,8 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 c,
                 0.75,
             );
+            let at: Vec<f64> = x_scale.ticks().iter().map(|t| px(*t)).collect();
+            tick_marks(svg, a.ticks, c, true, y0, 1.0, &at);
         }
         if a.labels {
             for t in x_scale.ticks() {

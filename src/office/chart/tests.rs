@@ -526,7 +526,7 @@ fn scatter_bubble_and_radar_charts_are_drawn() {
     let opts = one_em_options();
     let measured = render_svg(&scatter, 400.0, 300.0, &opts).unwrap();
     let size = scatter.axes[0].text.size;
-    let lines = horizontal_paths(&measured, "#D9D9D9");
+    let lines = horizontal_paths(&measured, "#898989");
     assert!(!lines.is_empty(), "{measured}");
     for (x1, x2) in lines {
         assert!(
@@ -1925,9 +1925,10 @@ fn minor_gridlines_divide_the_major_unit() {
     assert_eq!(c.axes[1].minor_gridlines, Some(Color::rgb(0xF0F0F0)));
     let out = svg(&c, 400.0, 300.0);
     // 0 to 6 by 2: four major lines; fifths of 2 (0.4) give 16 values less the 4 major.
-    assert_eq!(count(&out, "stroke=\"#D9D9D9\""), 4, "{out}");
+    // Four major gridlines and the two axis lines, in the style's grey.
+    assert_eq!(count(&out, "stroke=\"#898989\""), 6, "{out}");
     assert_eq!(count(&out, "stroke=\"#F0F0F0\""), 12, "{out}");
-    assert!(out.find("#F0F0F0").unwrap() < out.find("#D9D9D9").unwrap());
+    assert!(out.find("#F0F0F0").unwrap() < out.find("#898989").unwrap());
     let fixed = svg(
         &parse(&plot(r#"<c:majorUnit val="2"/><c:minorUnit val="1"/>"#), ""),
         400.0,
@@ -1950,7 +1951,9 @@ fn default_minor_gridlines_are_faint_on_light_and_dark_styles() {
     assert_eq!(light.axes[1].minor_gridlines, Some(Color::rgb(0xF2F2F2)));
     let dark = parse_str(&part(r#"<c:style val="47"/>"#));
     assert_eq!(dark.axes[1].minor_gridlines, Some(Color::rgb(0x404040)));
-    assert_eq!(dark.axes[1].gridlines, light.axes[1].gridlines);
+    // The major ones: the style's 75 % tint of the text colour, light grey on dark.
+    assert_eq!(light.axes[1].gridlines, Some(Color::rgb(0x898989)));
+    assert_eq!(dark.axes[1].gridlines, Some(Color::rgb(0xD9D9D9)));
 }
 
 /// An inner manual layout is the plot rectangle, so its value axis gets the intervals
@@ -2047,8 +2050,9 @@ fn an_automatic_plot_reaches_two_percent_of_the_width_from_each_side() {
         .expect("the value axis")
         .text
         .size;
-    // Gridlines in the default gridline grey.
-    let lines = horizontal_paths(&out, "#D9D9D9");
+    // Gridlines in the default gridline grey (the style's, the part has no line of its
+    // own).
+    let lines = horizontal_paths(&out, "#898989");
     assert!(!lines.is_empty(), "no gridlines: {out}");
     let left = 500.0 * 0.02 + size + super::render::LABEL_GAP;
     for (x1, x2) in lines {

@@ -190,8 +190,7 @@ fn transform(base: Color, el: Element<'_>) -> Color {
             // mixing in sRGB makes `tx1 tint 75%` far too dark.
             ("tint", Some(v)) => {
                 for c in &mut rgb {
-                    let lin = to_linear(*c);
-                    *c = to_srgb(lin * v + (1.0 - v));
+                    *c = tint_channel(*c, v);
                 }
             }
             ("shade", Some(v)) => {
@@ -273,6 +272,22 @@ fn from_unit(r: f64, g: f64, b: f64) -> Color {
         g: q(g),
         b: q(b),
         alpha: 1.0,
+    }
+}
+
+/// One channel (0–1) tinted by `v` (`a:tint`: 1 keeps it, 0 is white).
+fn tint_channel(c: f64, v: f64) -> f64 {
+    to_srgb(to_linear(c) * v + (1.0 - v))
+}
+
+/// `color` tinted by `v` (`a:tint val`, 0–1), as a `<a:tint>` child would tint it.
+pub(crate) fn tinted(color: Color, v: f64) -> Color {
+    let channel = |c: u8| (tint_channel(f64::from(c) / 255.0, v) * 255.0).round() as u8;
+    Color {
+        r: channel(color.r),
+        g: channel(color.g),
+        b: channel(color.b),
+        ..color
     }
 }
 

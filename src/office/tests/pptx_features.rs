@@ -864,7 +864,9 @@ fn charts_keep_legend_position_value_axis_and_text_sizes() {
         );
     }
     assert!(!html.contains(">7</text>"));
-    assert_eq!(html.matches("stroke=\"#D9D9D9\"").count(), 7);
+    // Gridlines without a line of their own: the chart style's grey, as the two axis
+    // lines.
+    assert_eq!(html.matches("stroke=\"#898989\"").count(), 9);
     assert!(html.contains("font-size=\"12\" fill=\"#595959\" text-anchor=\"middle\">North</text>"));
     // The legend row is under the plot, below the category labels.
     assert!(attr_before(&html, ">2024</text>", "y") > attr_before(&html, ">North</text>", "y"));
@@ -889,7 +891,7 @@ fn charts_keep_legend_position_value_axis_and_text_sizes() {
     );
     let html = html_of(&p, 0);
     assert!(!html.contains("text-anchor=\"end\""), "no value labels");
-    assert!(html.contains("stroke=\"#D9D9D9\""));
+    assert!(html.contains("stroke=\"#898989\""), "gridlines");
     assert!(
         attr_before(&html, ">2024</text>", "x") > attr_before(&html, ">South</text>", "x"),
         "legend right of the plot"
@@ -898,7 +900,7 @@ fn charts_keep_legend_position_value_axis_and_text_sizes() {
     let p = chart_deck(&deleted);
     assert!(chart_of(&p).axis(2).expect("kept").deleted);
     let html = html_of(&p, 0);
-    assert!(html.contains("stroke=\"#D9D9D9\""), "{html}");
+    assert!(html.contains("stroke=\"#898989\""), "gridlines: {html}");
     assert!(
         !html.contains("text-anchor=\"end\""),
         "no value labels: {html}"
