@@ -1196,6 +1196,14 @@ fn turned_overhang(
 /// The length of a major tick mark, in points (Office draws about 4).
 const TICK: f64 = 4.0;
 
+/// The room tick marks pointing out of the plot take before an axis's labels.
+fn tick_room(a: &Axis) -> f64 {
+    match (a.line, a.ticks) {
+        (Some(_), TickMark::Out | TickMark::Cross) => TICK,
+        _ => 0.0,
+    }
+}
+
 /// Major tick marks of `kind` on an axis line lying `across` (horizontal: the line runs
 /// along x at y = `line`; else along y at x = `line`), one at each of `at`; `out` is the
 /// sign of the direction away from the plot.
@@ -1342,7 +1350,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     let label_w = |v: &ValueScale<'_>| {
         shown(v.axis)
             .filter(|a| a.labels)
-            .map_or(0.0, |_| tick_text_w(v) + LABEL_GAP)
+            .map_or(0.0, |a| tick_text_w(v) + LABEL_GAP + tick_room(a))
     };
     let title_band = |a: Option<&Axis>| {
         a.and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
@@ -1646,14 +1654,14 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 let s = &a.text;
                 if horizontal {
                     let y = if far {
-                        rect.y - s.size * 0.4
+                        rect.y - s.size * 0.4 - tick_room(a)
                     } else {
-                        rect.y + rect.h + s.size * 1.1
+                        rect.y + rect.h + s.size * 1.1 + tick_room(a)
                     };
                     svg.text(at, y, s, "middle", None, &text);
                 } else if far {
                     svg.text(
-                        rect.x + rect.w + LABEL_GAP,
+                        rect.x + rect.w + LABEL_GAP + tick_room(a),
                         at + s.size * 0.35,
                         s,
                         "start",
@@ -1662,7 +1670,7 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                     );
                 } else {
                     svg.text(
-                        rect.x - LABEL_GAP,
+                        rect.x - LABEL_GAP - tick_room(a),
                         at + s.size * 0.35,
                         s,
                         "end",
@@ -1699,15 +1707,31 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
     // Category labels: every one, turned when they do not fit.
     if let Some(a) = cat_shown {
         let s = &a.text;
+        // Labels start past the tick marks that point out of the plot.
+        let room = tick_room(a);
         for &(i, c) in &cat_labels {
             let at = along(i as f64);
             if horizontal {
-                svg.text(rect.x - LABEL_GAP, at + s.size * 0.35, s, "end", None, c);
+                svg.text(
+                    rect.x - LABEL_GAP - room,
+                    at + s.size * 0.35,
+                    s,
+                    "end",
+                    None,
+                    c,
+                );
             } else if rotation == 0.0 {
-                svg.text(at, rect.y + rect.h + s.size * 1.1, s, "middle", None, c);
+                svg.text(
+                    at,
+                    rect.y + rect.h + s.size * 1.1 + room,
+                    s,
+                    "middle",
+                    None,
+                    c,
+                );
             } else {
                 // Turned text hangs from its end at the tick.
-                let y = rect.y + rect.h + s.size * 0.6;
+                let y = rect.y + rect.h + s.size * 0.6 + room;
                 let x = at + s.size * 0.3 * rotation.abs() / 90.0;
                 svg.text(x, y, s, "end", Some(rotation), c);
             }
@@ -2210,6 +2234,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             .map(|t| wide.of(&format_number(*t, fmt_y.as_deref()), a.text.size))
             .fold(0.0, f64::max)
             + LABEL_GAP
+            + tick_room(a)
     }) + y_axis
         .and_then(|a| a.title.as_ref().map(|_| a.title_style.size * 1.5))
         .unwrap_or(0.0);
@@ -2344,7 +2369,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
         if a.labels {
             for t in y_scale.ticks() {
                 svg.text(
-                    rect.x - LABEL_GAP,
+                    rect.x - LABEL_GAP - tick_room(a),
                     py(t) + a.text.size * 0.35,
                     &a.text,
                     "end",
@@ -2369,7 +2394,7 @@ fn scatter(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             for t in x_scale.ticks() {
                 svg.text(
                     px(t),
-                    rect.y + rect.h + a.text.size * 1.1,
+                    rect.y + rect.h + a.text.size * 1.1 + tick_room(a),
                     &a.text,
                     "middle",
                     None,

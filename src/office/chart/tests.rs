@@ -704,6 +704,87 @@ fn a_long_turned_first_label_moves_the_plot_right_rather_than_run_out() {
     assert!(x < 240.0 * 0.6, "{x}");
 }
 
+#[test]
+fn a_chart_left_to_its_style_has_black_text_grey_lines_and_tick_marks() {
+    // Office 2007 and 2010 write no line or text properties for what keeps the chart
+    // style's look (`powertools-CU005`): Word draws black text, axis lines and gridlines
+    // in the text colour at a 75 % tint, and the tick marks `c:majorTickMark` asks for.
+    let axes = r#"<c:catAx><c:axId val="1"/><c:delete val="0"/><c:axPos val="b"/><c:majorTickMark val="out"/><c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:scaling><c:max val="6"/></c:scaling><c:delete val="0"/><c:axPos val="l"/><c:majorGridlines/><c:majorUnit val="2"/><c:majorTickMark val="cross"/><c:crossAx val="1"/></c:valAx>"#;
+    let plot = format!(
+        r#"<c:barChart><c:barDir val="col"/>{}{AXES}</c:barChart>{axes}"#,
+        ser(0, "A", &CATS, &[Some(3.0), Some(5.0), Some(4.0)], "")
+    );
+    let out = svg(&parse(&plot, ""), 400.0, 300.0);
+    assert!(
+        out.contains(r##"fill="#000000" text-anchor="middle">North</text>"##),
+        "{out}"
+    );
+    // Each tick path's segments as (from, to) along the axis's cross direction.
+    let segments = |d: &str, across: char| -> Vec<(f64, f64)> {
+        d.split('M')
+            .filter(|m| !m.is_empty())
+            .filter_map(|m| {
+                let (point, to) = m.split_once(across)?;
+                let from = point.split(' ').nth(if across == 'V' { 1 } else { 0 })?;
+                Some((from.parse().ok()?, to.parse().ok()?))
+            })
+            .collect()
+    };
+    let grey_paths: Vec<&str> = out
+        .split("<path d=\"")
+        .skip(1)
+        .filter(|p| p.contains("stroke=\"#898989\""))
+        .map(|p| &p[..p.find('"').unwrap()])
+        .collect();
+    // Out: four ticks 4 pt down from the category axis, between and around the columns.
+    let down = grey_paths
+        .iter()
+        .map(|d| segments(d, 'V'))
+        .find(|s| s.len() == 4 && s.iter().all(|(a, b)| (b - a - 4.0).abs() < 0.01))
+        .unwrap_or_else(|| panic!("no ticks under the categories: {out}"));
+    assert!(
+        down.iter().all(|(a, _)| (a - down[0].0).abs() < 0.01),
+        "{down:?}"
+    );
+    // Cross: four ticks (0, 2, 4, 6) 4 pt either side of the value axis.
+    let across = grey_paths
+        .iter()
+        .map(|d| segments(d, 'H'))
+        .find(|s| s.len() == 4 && s.iter().all(|(a, b)| ((b - a).abs() - 8.0).abs() < 0.01))
+        .unwrap_or_else(|| panic!("no ticks across the value axis: {out}"));
+    assert_eq!(across.len(), 4);
+    // The value labels end clear of the ticks' outer ends.
+    let outer = across
+        .iter()
+        .map(|(a, b)| a.min(*b))
+        .fold(f64::MAX, f64::min);
+    let label = out
+        .split("<text ")
+        .find(|t| t.contains(">0</text>"))
+        .and_then(|t| t.split("x=\"").nth(1))
+        .and_then(|r| r.split('"').next())
+        .and_then(|x| x.parse::<f64>().ok())
+        .expect("the 0 label");
+    assert!(label < outer - 2.0, "{label} vs {outer}");
+
+    // The same chart written by Office 2013 and later: its grey text stays, and an axis
+    // whose line is removed has no ticks either.
+    let styled = plot.replace(
+        r#"<c:majorTickMark val="out"/>"#,
+        r#"<c:majorTickMark val="out"/><c:spPr><a:ln><a:noFill/></a:ln></c:spPr>"#,
+    );
+    let out = svg(&parse(&styled, ""), 400.0, 300.0);
+    assert!(
+        out.contains(r##"fill="#595959" text-anchor="middle">North</text>"##),
+        "{out}"
+    );
+    assert!(
+        !out.split("<path d=\"")
+            .any(|p| segments(&p[..p.find('"').unwrap_or(0)], 'V').len() == 4),
+        "{out}"
+    );
+}
+
 /// Column chart with four Cyrillic categories (`shapecrawler-013`'s top right chart).
 fn cyrillic_columns() -> Chart {
     let cats = ["Категория 1", "Категория 2", "Категория 3", "Категория 4"];
