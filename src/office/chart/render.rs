@@ -1235,6 +1235,43 @@ fn tick_marks(
     }
 }
 
+/// The room to add on the left of a plot and to take off its right so that level labels
+/// centred on tick marks (categories on the ticks: the first at the plot's left edge, the
+/// last at its right), each `half(label)` wide on either side, stay inside a chart `total`
+/// wide; the plot starts `left` in and is `len` wide.
+fn edge_label_room(
+    labels: &[(usize, &str)],
+    count: usize,
+    reversed: bool,
+    total: f64,
+    left: f64,
+    len: f64,
+    half: impl Fn(&str) -> f64,
+) -> (f64, f64) {
+    let last = (count.max(2) - 1) as f64;
+    let at = |i: usize| {
+        let f = i as f64 / last;
+        if reversed {
+            1.0 - f
+        } else {
+            f
+        }
+    };
+    // Left first: the plot moves right, keeping its right edge.
+    let l = labels
+        .iter()
+        .map(|&(i, c)| half(c) - (left + len * at(i)))
+        .fold(0.0, f64::max);
+    let (left, len) = (left + l, len - l);
+    // Then its right edge comes in: a label at fraction f moves by f of that.
+    let r = labels
+        .iter()
+        .filter(|&&(i, _)| at(i) > 0.0)
+        .map(|&(i, c)| (left + len * at(i) + half(c) - total) / at(i))
+        .fold(0.0, f64::max);
+    (l, r)
+}
+
 /// The band a rotated label needs below the axis.
 fn rotated_height(widest: f64, size: f64, rotation: f64) -> f64 {
     let a = rotation.abs().to_radians();
@@ -1421,6 +1458,20 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
                 if extra > 0.0 && extra < pw * 0.5 {
                     left += extra;
                     pw -= extra;
+                }
+                // Points on the tick marks put the first and last labels, level, centred
+                // on the plot's edges: the plot is narrowed so that they stay in the
+                // chart (`powertools-CU017`'s last date was cut).
+                let on_ticks = primary.axis.is_some_and(|a| a.mid_category) && count > 1;
+                if rotation == 0.0 && on_ticks {
+                    let (l, r) =
+                        edge_label_room(&cat_labels, count, cat_reversed, b.w, left, pw, |c| {
+                            wide.of(c, cat_style.size) / 2.0
+                        });
+                    if l + r < pw * 0.5 {
+                        left += l;
+                        pw -= l + r;
+                    }
                 }
                 rotated_height(widest_cat, cat_style.size, rotation).min(b.h * 0.45)
             }

@@ -785,6 +785,36 @@ fn a_chart_left_to_its_style_has_black_text_grey_lines_and_tick_marks() {
     );
 }
 
+#[test]
+fn labels_on_the_plot_edges_stay_inside_the_chart() {
+    // Points on the tick marks (`c:crossBetween val="midCat"`) centre the first and last
+    // labels on the plot's edges; a long last one was cut by the chart's right edge
+    // (`powertools-CU017`'s "1/9/2002"). The plot comes in instead.
+    let last = "The last category";
+    let cats = ["A", "B", "C", last];
+    let plot = format!(
+        r#"<c:lineChart>{}{AXES}</c:lineChart>{}"#,
+        ser(0, "S", &cats, &[Some(1.0); 4], ""),
+        cat_val_axes(r#"<c:crossBetween val="midCat"/>"#)
+    );
+    let c = parse(&plot, "");
+    let out = svg(&c, 400.0, 200.0);
+    assert!(!out.contains("rotate("), "level labels: {out}");
+    let x: f64 = out
+        .split("<text ")
+        .find(|t| t.contains(&format!(">{last}</text>")))
+        .and_then(|t| t.split("x=\"").nth(1))
+        .and_then(|r| r.split('"').next())
+        .and_then(|v| v.parse().ok())
+        .expect("the last label");
+    let half = super::render::text_width(last, 10.0) / 2.0;
+    assert!(x + half <= 400.0 + 0.5, "it ends at {}", x + half);
+    assert!(
+        x + half > 400.0 - 20.0,
+        "the plot came in by just enough: {x}"
+    );
+}
+
 /// Column chart with four Cyrillic categories (`shapecrawler-013`'s top right chart).
 fn cyrillic_columns() -> Chart {
     let cats = ["Категория 1", "Категория 2", "Категория 3", "Категория 4"];
