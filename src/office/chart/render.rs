@@ -1497,10 +1497,12 @@ fn cartesian(svg: &mut Svg, chart: &Chart, b: Rect, inner: bool) {
             // An inner layout keeps the tick labels outside its rectangle; where they
             // would run out of the chart, Office narrows the plot so that they fit rather
             // than cut them (021's 10000000 % labels beside a plot 0.106 of the width in).
-            let left = tick_text_w(&primary) + title_band(primary.axis);
+            // The labels start past the tick marks that point out of the plot.
+            let ticks = |v: &ValueScale<'_>| shown(v.axis).map_or(0.0, tick_room);
+            let left = tick_text_w(&primary) + title_band(primary.axis) + ticks(&primary);
             let right = secondary
                 .as_ref()
-                .map_or(0.0, |s| tick_text_w(s) + title_band(s.axis));
+                .map_or(0.0, |s| tick_text_w(s) + title_band(s.axis) + ticks(s));
             let room_left = left + LABEL_GAP - rect.x;
             if room_left > 0.0 {
                 rect.x += room_left;

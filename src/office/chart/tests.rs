@@ -937,6 +937,20 @@ fn large_tick_labels_keep_a_one_millimetre_gap_to_the_axis() {
     let out = svg(&c, 300.0, 200.0);
     let x = text_attrs(&out, "0", "x")[0];
     assert!((x - (12.0 - 2.83)).abs() < 0.01, "{out}");
+    // With tick marks pointing out of the plot, a wide label moves the plot in by the
+    // ticks' length too rather than run out of the chart (`shapecrawler-021`'s
+    // "10000000%" lost its "1").
+    let ticked = plot.replace(
+        r#"<c:majorGridlines/>"#,
+        r#"<c:majorGridlines/><c:majorTickMark val="out"/><c:numFmt formatCode="0%" sourceLinked="0"/>"#,
+    );
+    let mut c = parse(&ticked, "");
+    axis_text(&mut c, 16.0);
+    let out = svg(&c, 300.0, 200.0);
+    let label = "500%";
+    let x = text_attrs(&out, label, "x")[0];
+    let width = super::render::text_width(label, 16.0);
+    assert!(x - width >= -0.01, "{label} starts at {}: {out}", x - width);
 }
 
 /// The attribute `attr` of every `<text>` whose content is `label`, in order.
