@@ -688,12 +688,7 @@ fn a_long_turned_first_label_moves_the_plot_right_rather_than_run_out() {
         .find(|t| t.contains(&format!(">{first}</text>")))
         .expect("the first label is drawn");
     assert!(tag.contains("rotate(-45"), "{tag}");
-    let x: f64 = tag
-        .split("x=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .and_then(|v| v.parse().ok())
-        .expect("an x");
+    let x = text_attrs(&out, first, "x")[0];
     let reach = super::render::text_width(first, 12.0) * 45f64.to_radians().cos();
     assert!(
         x - reach >= -0.5,
@@ -758,13 +753,7 @@ fn a_chart_left_to_its_style_has_black_text_grey_lines_and_tick_marks() {
         .iter()
         .map(|(a, b)| a.min(*b))
         .fold(f64::MAX, f64::min);
-    let label = out
-        .split("<text ")
-        .find(|t| t.contains(">0</text>"))
-        .and_then(|t| t.split("x=\"").nth(1))
-        .and_then(|r| r.split('"').next())
-        .and_then(|x| x.parse::<f64>().ok())
-        .expect("the 0 label");
+    let label = text_attrs(&out, "0", "x")[0];
     assert!(label < outer - 2.0, "{label} vs {outer}");
 
     // The same chart written by Office 2013 and later: its grey text stays, and an axis
@@ -800,13 +789,7 @@ fn labels_on_the_plot_edges_stay_inside_the_chart() {
     let c = parse(&plot, "");
     let out = svg(&c, 400.0, 200.0);
     assert!(!out.contains("rotate("), "level labels: {out}");
-    let x: f64 = out
-        .split("<text ")
-        .find(|t| t.contains(&format!(">{last}</text>")))
-        .and_then(|t| t.split("x=\"").nth(1))
-        .and_then(|r| r.split('"').next())
-        .and_then(|v| v.parse().ok())
-        .expect("the last label");
+    let x = text_attrs(&out, last, "x")[0];
     let half = super::render::text_width(last, 10.0) / 2.0;
     assert!(x + half <= 400.0 + 0.5, "it ends at {}", x + half);
     assert!(
