@@ -56,6 +56,7 @@ fn fonts_docx() -> Vec<u8> {
         run("Embedded Face", "Embedded sample"),
         run("Georgia", "Georgia sample"),
         run("Tahoma", "Tahoma sample"),
+        run("Tahoma", "Tahoma italic sample").replace("<w:rPr>", "<w:rPr><w:i/>"),
     ]
     .concat();
     let document = format!(
@@ -294,7 +295,7 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     let tagged = eval(
         &page,
         r#"(() => {
-            const probes = {'Verdana sample': 'verdana', 'Calibri sample': 'calibri', '明朝の見本': 'mincho', 'Embedded sample': 'embedded', 'Georgia sample': 'georgia', 'Tahoma sample': 'tahoma'};
+            const probes = {'Verdana sample': 'verdana', 'Calibri sample': 'calibri', '明朝の見本': 'mincho', 'Embedded sample': 'embedded', 'Georgia sample': 'georgia', 'Tahoma sample': 'tahoma', 'Tahoma italic sample': 'tahoma-italic'};
             let n = 0;
             // A run whose face is its paragraph's own draws in the paragraph's box.
             for (const el of document.querySelectorAll('#view-document span, #view-document p')) {
@@ -305,7 +306,7 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
         })()"#,
     )
     .await;
-    assert_eq!(tagged, 6, "every sample run is an element of its own");
+    assert_eq!(tagged, 7, "every sample run is an element of its own");
     // Wait for the web fonts the samples use (the embedded face comes from previewd).
     fonts_in_and_inspectable(&page).await;
     assert_eq!(
@@ -347,6 +348,13 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     // descent (2049 + 423, 1.21 em), which the page declares as overrides.
     assert_eq!(
         platform_font(&page, "[data-probe=tahoma]").await.0,
+        "Tahoma"
+    );
+    // Wine's Tahoma has no italic face: italic runs are its upright face slanted, as in
+    // Office, not the next family of the stack (the Hebrew fallback's italic face once
+    // made the family look italic-capable, so Latin italic fell to DejaVu Sans Oblique).
+    assert_eq!(
+        platform_font(&page, "[data-probe=tahoma-italic]").await.0,
         "Tahoma"
     );
     let height = eval(

@@ -211,20 +211,36 @@ impl FontPlan {
             ranges.push(ARABIC);
         }
         if !ranges.is_empty() {
-            self.declare_faces(machine, SCRIPT_FALLBACK, as_family, Some(&ranges.join(",")));
+            // Only the styles the family has: a browser picks a family's faces by style
+            // first, so a borrowed italic face would make every italic run of a family
+            // without one (Wine's Tahoma) skip the family and fall to the next in its
+            // stack; without it, the family's upright face is slanted, as Office does.
+            let styles: Vec<(bool, bool)> = machine
+                .catalog
+                .family_faces(family)
+                .iter()
+                .map(|f| (f.weight >= 600, f.italic))
+                .collect();
+            let range = ranges.join(",");
+            self.declare_faces(machine, SCRIPT_FALLBACK, as_family, Some((&range, &styles)));
         }
     }
 
-    /// Declares the faces of the machine's `family` as `as_family`, for the characters of
-    /// `unicode_range` alone when given.
+    /// Declares the faces of the machine's `family` as `as_family`; with `borrowed`, for
+    /// its characters alone and only the faces of its styles (bold, italic).
     fn declare_faces(
         &mut self,
         machine: &MachineFonts<'_>,
         family: &str,
         as_family: &str,
-        unicode_range: Option<&str>,
+        borrowed: Option<(&str, &[(bool, bool)])>,
     ) {
         for face in machine.catalog.family_faces(family) {
+            if let Some((_, styles)) = borrowed {
+                if !styles.contains(&(face.weight >= 600, face.italic)) {
+                    continue;
+                }
+            }
             let local = safe_name(&face.local_name).unwrap_or_default();
             let _ = write!(
                 self.faces,
@@ -242,7 +258,7 @@ impl FontPlan {
             if let Some(metrics) = face.metrics.as_ref().map(LineMetrics::css) {
                 let _ = write!(self.faces, ";{metrics}");
             }
-            if let Some(range) = unicode_range {
+            if let Some((range, _)) = borrowed {
                 let _ = write!(self.faces, ";unicode-range:{range}");
             }
             self.faces.push('}');
@@ -444,6 +460,21 @@ mod tests {
         assert_eq!(
             plan.stack("Tahoma").unwrap(),
             "'Tahoma','DejaVu Sans',sans-serif"
+        );
+        // It has no italic face, so it borrows none for Hebrew either: an italic face
+        // under its name would send every italic Latin run to the stack's next family.
+        assert!(tahoma.iter().all(|f| !f.italic));
+        let tahoma_rules: Vec<&str> = css
+            .split('}')
+            .filter(|r| r.contains("font-family:'Tahoma'"))
+            .collect();
+        assert!(
+            tahoma_rules.iter().any(|r| r.contains("unicode-range:")),
+            "{css}"
+        );
+        assert!(
+            !tahoma_rules.iter().any(|r| r.contains("font-style:italic")),
+            "{css}"
         );
     }
 
