@@ -31,8 +31,10 @@ fc-list 2>/dev/null | grep -i 'Gillius ADF' >/dev/null || need_apt+=(fonts-adf-g
 fc-list 2>/dev/null | grep -i 'Open Sans' >/dev/null || need_apt+=(fonts-open-sans)
 # Wine's Tahoma (drawn to Tahoma's widths), outside fontconfig's folders: a file test.
 [ -f /usr/share/wine/fonts/tahoma.ttf ] || need_apt+=(fonts-wine)
-# A font with an OpenType MATH table, for the DOCX equation layout test.
+# Fonts with an OpenType MATH table, for the DOCX equation tests: TeX Gyre Termes Math
+# (the equation face, tests/fonts.rs) and DejaVu Math after it.
 fc-list 2>/dev/null | grep -i 'DejaVu Math' >/dev/null || need_apt+=(fonts-dejavu-extra)
+fc-list 2>/dev/null | grep -i 'TeX Gyre Termes Math' >/dev/null || need_apt+=(fonts-texgyre-math)
 # systemd-analyze, to verify the packaged systemd unit.
 command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
 # Python with venv, for the schemathesis contract test of the OpenAPI description.

@@ -57,10 +57,11 @@ fn fonts_docx() -> Vec<u8> {
         run("Georgia", "Georgia sample"),
         run("Tahoma", "Tahoma sample"),
         run("Tahoma", "Tahoma italic sample").replace("<w:rPr>", "<w:rPr><w:i/>"),
+        "<w:p><m:oMath><m:r><m:t>x+y=z</m:t></m:r></m:oMath></w:p>".to_string(),
     ]
     .concat();
     let document = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document xmlns:w=\"{w}\" xmlns:r=\"{r}\"><w:body>{body}</w:body></w:document>"
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document xmlns:w=\"{w}\" xmlns:r=\"{r}\" xmlns:m=\"http://schemas.openxmlformats.org/officeDocument/2006/math\"><w:body>{body}</w:body></w:document>"
     );
     let font_table = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:fonts xmlns:w=\"{w}\" xmlns:r=\"{r}\">\
@@ -356,6 +357,13 @@ async fn chromium_draws_each_run_with_its_resolved_open_font() {
     assert_eq!(
         platform_font(&page, "[data-probe=tahoma-italic]").await.0,
         "Tahoma"
+    );
+    // Equations: Cambria Math is missing, so TeX Gyre Termes Math, the free math face
+    // nearest its widths (DejaVu Math's glyphs are about 40 % wider and pushed table
+    // columns apart).
+    assert_eq!(
+        platform_font(&page, "#view-document math mi").await.0,
+        "TeX Gyre Termes Math"
     );
     let height = eval(
         &page,
