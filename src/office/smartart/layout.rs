@@ -142,6 +142,8 @@ fn boxed(
         font_size: fit(&node.text, w, h),
         bold: false,
         align: "center".to_owned(),
+        // The small margins `fit` sizes the text for.
+        insets: [4.0, 2.0, 4.0, 2.0],
     }
 }
 

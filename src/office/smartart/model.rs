@@ -62,7 +62,14 @@ pub struct DiagramShape {
     pub bold: bool,
     /// Horizontal alignment of the text: `left`, `center` or `right`.
     pub align: String,
+    /// Space between the text box's edges and its text, points: left, top, right,
+    /// bottom (`a:bodyPr` `lIns`, `tIns`, `rIns`, `bIns`).
+    pub insets: [f64; 4],
 }
+
+/// DrawingML's insets when `a:bodyPr` names none: 0.1 in left and right, 0.05 in top
+/// and bottom.
+pub const DEFAULT_INSETS: [f64; 4] = [7.2, 3.6, 7.2, 3.6];
 
 /// A colour with its opacity.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -297,6 +297,26 @@ fn shape(sp: Element<'_>, scheme: &dyn Fn(&str) -> Option<[u8; 3]>) -> Option<Di
     let font_color = style
         .and_then(|s| s.child(Ns::A, "fontRef"))
         .and_then(|r| r.elements().find_map(|c| resolve(c, scheme)));
+    // Insets as the shape's body says; a diagram's drawing part writes them all.
+    let insets = match body.and_then(|b| b.child(Ns::A, "bodyPr")) {
+        Some(pr) => {
+            let inset = |name: &str, default: f64| {
+                if pr.attr_local(name).is_some() {
+                    emu(pr, name).clamp(0.0, 1000.0)
+                } else {
+                    default
+                }
+            };
+            let d = super::model::DEFAULT_INSETS;
+            [
+                inset("lIns", d[0]),
+                inset("tIns", d[1]),
+                inset("rIns", d[2]),
+                inset("bIns", d[3]),
+            ]
+        }
+        None => super::model::DEFAULT_INSETS,
+    };
     let text_box = local(sp, "txXfrm")
         .and_then(rect_of)
         .filter(|tb| *tb != [x, y, width, height]);
@@ -315,5 +335,6 @@ fn shape(sp: Element<'_>, scheme: &dyn Fn(&str) -> Option<[u8; 3]>) -> Option<Di
         font_size: font_size.unwrap_or(12.0),
         bold,
         align: align.to_owned(),
+        insets,
     })
 }

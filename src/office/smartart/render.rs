@@ -89,11 +89,15 @@ fn shape(out: &mut String, s: &DiagramShape) {
         let [tx, ty, tw, th] = s.text_box.unwrap_or([s.x, s.y, s.width, s.height]);
         let _ = write!(
             out,
-            "<foreignObject x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><div xmlns=\"http://www.w3.org/1999/xhtml\" style=\"box-sizing:border-box;width:100%;height:100%;display:flex;flex-direction:column;justify-content:center;padding:2px 4px;overflow:hidden;text-align:{};color:{};font:{}{}px/1.15 Calibri,Carlito,Arial,sans-serif;overflow-wrap:anywhere\">",
+            "<foreignObject x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><div xmlns=\"http://www.w3.org/1999/xhtml\" style=\"box-sizing:border-box;width:100%;height:100%;display:flex;flex-direction:column;justify-content:center;padding:{}px {}px {}px {}px;overflow:hidden;text-align:{};color:{};font:{}{}px/1.15 Calibri,Carlito,Arial,sans-serif;overflow-wrap:anywhere\">",
             n(tx),
             n(ty),
             n(tw.max(1.0)),
             n(th.max(1.0)),
+            n(s.insets[1]),
+            n(s.insets[2]),
+            n(s.insets[3]),
+            n(s.insets[0]),
             match s.align.as_str() {
                 "left" | "right" => s.align.as_str(),
                 _ => "center",

@@ -383,3 +383,29 @@ fn turned_shapes_keep_upright_text_and_style_placeholders_paint_nothing() {
         "the text is outside the turned group: {svg}"
     );
 }
+
+/// The text of a drawing shape keeps the body's own insets (Word writes 3.3 pt in a
+/// 51 pt box, where "Imperdiet" at 11 pt just fits); a body that names none gets
+/// DrawingML's defaults.
+#[test]
+fn a_shapes_text_keeps_its_bodys_insets() {
+    let doc = xml(&format!(
+        r#"<dsp:drawing xmlns:dsp="http://schemas.microsoft.com/office/drawing/2008/diagram" {DGM}><dsp:spTree>
+        <dsp:sp><dsp:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="650279" cy="390167"/></a:xfrm><a:prstGeom prst="rect"/></dsp:spPr>
+        <dsp:txBody><a:bodyPr lIns="41910" tIns="12700" rIns="41910" bIns="0"/><a:p><a:r><a:rPr sz="1100"/><a:t>Imperdiet</a:t></a:r></a:p></dsp:txBody></dsp:sp>
+        <dsp:sp><dsp:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="650279" cy="390167"/></a:xfrm><a:prstGeom prst="rect"/></dsp:spPr>
+        <dsp:txBody><a:bodyPr/><a:p><a:r><a:t>Libero</a:t></a:r></a:p></dsp:txBody></dsp:sp>
+        </dsp:spTree></dsp:drawing>"#
+    ));
+    let shapes = parse::drawing(doc.root(), &|_| None);
+    assert_eq!(shapes[0].insets, [3.3, 1.0, 3.3, 0.0]);
+    assert_eq!(shapes[1].insets, super::model::DEFAULT_INSETS);
+    let svg = render::svg(&Diagram {
+        width: 60.0,
+        height: 40.0,
+        source: Source::Drawing,
+        shapes,
+    });
+    assert!(svg.contains("padding:1px 3.3px 0px 3.3px;"), "{svg}");
+    assert!(svg.contains("padding:3.6px 7.2px 3.6px 7.2px;"), "{svg}");
+}
