@@ -327,3 +327,38 @@ async fn review_toggles_switch_tracked_changes_and_comments() {
     assert_eq!(eval(&page, state).await, shown);
     browser.close().await;
 }
+
+/// Hidden text (`w:vanish`) takes no room on the page, as in Word's and LibreOffice's
+/// default view and print: the words after it close up (it was drawn dimmed).
+#[tokio::test(flavor = "multi_thread")]
+async fn hidden_text_is_not_shown() {
+    let body = "<w:p><w:r><w:t xml:space=\"preserve\">Shown </w:t></w:r>\
+        <w:r><w:rPr><w:vanish/></w:rPr><w:t xml:space=\"preserve\">secret words </w:t></w:r>\
+        <w:r><w:t>after</w:t></w:r></w:p>";
+    let s = start(|_| {}).await;
+    s.write("hidden.docx", docx_with_body(body));
+    let shell_url = s.preview_ok("hidden.docx").await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&shell_url).await;
+    wait_for(
+        &page,
+        "document.readyState === 'complete' && document.querySelector('#view-document .docx-body p') !== null",
+    )
+    .await;
+    let seen = eval(
+        &page,
+        r#"(() => {
+            const p = document.querySelector('#view-document .docx-body p');
+            const hidden = p.querySelector('.docx-hidden');
+            return { text: p.innerText, kept: hidden ? hidden.textContent : null, rects: hidden ? hidden.getClientRects().length : -1 };
+        })()"#,
+    )
+    .await;
+    browser.close().await;
+    assert_eq!(seen["text"], "Shown after", "{seen}");
+    assert_eq!(seen["kept"], "secret words ", "still in the markup: {seen}");
+    assert_eq!(seen["rects"], 0, "{seen}");
+}
