@@ -1679,3 +1679,71 @@ async fn kept_paragraphs_move_to_the_next_page_together() {
         "{got}"
     );
 }
+
+/// A floating table (`w:tblpPr`) placed from the page sits there, and the body text wraps
+/// beside it: a letterhead table opening the body at 54 pt from the page's top, 144 pt
+/// wide and 72 pt tall, reaches 54 pt into the text area, whose first lines run to its
+/// right; the lines below it start at the margin again. (It was drawn in the flow, at
+/// the top margin.)
+#[tokio::test(flavor = "multi_thread")]
+async fn a_floating_table_sits_where_it_says_and_the_text_wraps_beside_it() {
+    let words = "Body text that wraps beside the letterhead table. ".repeat(12);
+    let body = format!(
+        "<w:tbl><w:tblPr><w:tblpPr w:leftFromText=\"180\" w:rightFromText=\"180\" w:vertAnchor=\"page\" w:horzAnchor=\"page\" w:tblpX=\"1440\" w:tblpY=\"1080\"/><w:tblW w:w=\"2880\" w:type=\"dxa\"/>\
+         <w:tblCellMar><w:left w:w=\"0\" w:type=\"dxa\"/><w:right w:w=\"0\" w:type=\"dxa\"/></w:tblCellMar>\
+         <w:tblBorders><w:top w:val=\"single\" w:sz=\"4\"/><w:bottom w:val=\"single\" w:sz=\"4\"/></w:tblBorders></w:tblPr>\
+         <w:tblGrid><w:gridCol w:w=\"2880\"/></w:tblGrid>\
+         <w:tr><w:trPr><w:trHeight w:hRule=\"exact\" w:val=\"1440\"/></w:trPr><w:tc><w:tcPr><w:tcW w:w=\"2880\" w:type=\"dxa\"/></w:tcPr><w:p><w:r><w:t>Letterhead</w:t></w:r></w:p></w:tc></w:tr></w:tbl>\
+         <w:p><w:r><w:t>{words}</w:t></w:r></w:p>\
+         <w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\"/></w:sectPr>"
+    );
+    let (_s, url) = serve_bytes("float-table.docx", docx_with_body(&body)).await;
+    let got = document_eval(
+        &url,
+        &format!(
+            r#"{PAGINATED}
+            const pg = document.querySelector('#view-document .docx-page');
+            const top = pg.getBoundingClientRect().top;
+            const left = pg.getBoundingClientRect().left;
+            const t = pg.querySelector('table').getBoundingClientRect();
+            const table = {{ top: (t.top - top) * 0.75, bottom: (t.bottom - top) * 0.75, left: (t.left - left) * 0.75, right: (t.right - left) * 0.75 }};
+            const range = document.createRange();
+            range.selectNodeContents(pg.querySelector('.docx-body > .docx-p'));
+            const lines = [];
+            for (const r of range.getClientRects()) {{
+                const line = {{ top: (r.top - top) * 0.75, bottom: (r.bottom - top) * 0.75, left: (r.left - left) * 0.75 }};
+                const same = lines.find((l) => Math.abs(l.top - line.top) < 2);
+                if (same) same.left = Math.min(same.left, line.left); else lines.push(line);
+            }}
+            return {{ table, lines }};
+        }})()"#
+        ),
+    )
+    .await;
+    let at = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap();
+    let table = &got["table"];
+    assert!((at(table, "top") - 54.0).abs() < 1.5, "{got}");
+    assert!((at(table, "left") - 72.0).abs() < 1.5, "{got}");
+    assert!((at(table, "bottom") - 126.0).abs() < 2.0, "{got}");
+    let lines = got["lines"].as_array().unwrap();
+    let beside: Vec<_> = lines
+        .iter()
+        .filter(|l| at(l, "top") < at(table, "bottom") && at(l, "bottom") > at(table, "top"))
+        .collect();
+    assert!(beside.len() >= 2, "{got}");
+    for l in &beside {
+        assert!(
+            at(l, "left") >= at(table, "right"),
+            "{l} runs under the table: {got}"
+        );
+    }
+    assert!(
+        (at(beside[0], "top") - 72.0).abs() < 3.0,
+        "text starts at the top margin: {got}"
+    );
+    let below = lines
+        .iter()
+        .find(|l| at(l, "top") >= at(table, "bottom"))
+        .expect("lines below the table");
+    assert!((at(below, "left") - 72.0).abs() < 1.0, "{got}");
+}

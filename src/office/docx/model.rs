@@ -975,6 +975,10 @@ pub struct Table {
     pub borders: Borders,
     /// Default cell padding.
     pub cell_margins: Margins,
+    /// Where a floating table (`w:tblpPr`) is placed, as a drawing's anchor with square
+    /// wrapping; `None` for a table in the flow of the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub float: Option<Anchor>,
     /// Rows.
     pub rows: Vec<TableRow>,
 }

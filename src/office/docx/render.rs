@@ -33,6 +33,9 @@ use crate::office::fonts::FontPlan;
 /// the usual value of the common Latin faces (Arial, Times New Roman, Cambria). The
 /// page and every text box set it (`render.css`), so a paragraph of such a face need
 /// not.
+/// The opening tag of a page frame's body.
+const BODY_OPEN: &str = "<div class=\"docx-body\">";
+
 const SINGLE_LINE: f32 = 1.15;
 
 /// The stylesheet the rendered HTML expects.
@@ -323,7 +326,7 @@ impl<'d> Renderer<'d, '_> {
                 pick(&headers[page.section], kind),
                 pick(&footers[page.section], kind),
             );
-            self.out.push_str("<div class=\"docx-body\">");
+            self.out.push_str(BODY_OPEN);
             for set in &page.sets {
                 self.column_set(section, set);
             }
@@ -886,9 +889,39 @@ impl<'d> Renderer<'d, '_> {
     }
 
     fn table(&mut self, t: &Table) {
+        // A floating table on the page is placed like a square-wrapped drawing, in a box
+        // of its own; in a cell or a text box it stays in the flow.
+        let float = t.float.as_ref().filter(|_| self.nested == 0);
+        if let Some(a) = float {
+            let width = match t.width {
+                Some(Width::Points(w)) if w > 0.0 => w,
+                _ => t.columns.iter().sum(),
+            };
+            // The table's height is not known before layout: its rows' stored heights
+            // are the best guess (it matters only for a table aligned to a bottom).
+            let height: f32 = t.rows.iter().filter_map(|r| r.height).sum();
+            let mut style = format!("display:block;width:{}pt;", num(width));
+            // One that opens the page's body (a letterhead) stands on the body's first
+            // line, at the top margin: placed from the page, it floats from there and
+            // the text wraps around it rather than running under it.
+            let opens_body = self.out.ends_with(BODY_OPEN);
+            let line_top = self.line_top;
+            if opens_body && self.line_top.is_none() {
+                self.line_top = self.setup.map(|p| p.margin_top);
+            }
+            self.place(&mut style, a, width, height);
+            self.line_top = line_top;
+            let _ = write!(
+                self.out,
+                "<div class=\"docx-table-float\" style=\"{style}\">"
+            );
+        }
         self.nested += 1;
         self.table_body(t);
         self.nested -= 1;
+        if float.is_some() {
+            self.out.push_str("</div>");
+        }
     }
 
     fn table_body(&mut self, t: &Table) {

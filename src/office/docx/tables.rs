@@ -11,7 +11,8 @@ use crate::office::xml::Element;
 use crate::office::Ns;
 
 use super::model::{
-    Align, Block, Margins, Revision, RowRevision, Table, TableCell, TableRow, VerticalText, Width,
+    Align, Anchor, Block, Margins, Revision, RowRevision, Table, TableCell, TableRow, VerticalText,
+    Width,
 };
 use super::parse::{number_attr, twips_attr, Parser};
 use super::props::{borders, overlay_borders, shading, val};
@@ -77,6 +78,7 @@ impl Parser<'_, '_> {
             table.right_to_left = p
                 .child(Ns::W, "bidiVisual")
                 .is_some_and(super::props::on_off);
+            table.float = p.child(Ns::W, "tblpPr").map(floating);
         }
         if let Some(grid) = el.child(Ns::W, "tblGrid") {
             table.columns = grid
@@ -513,5 +515,53 @@ fn resolve_vertical_merges(rows: &mut [TableRow], merges: &[Vec<VMerge>]) {
                 VMerge::None => {}
             }
         }
+    }
+}
+
+/// The placement of a floating table (`w:tblpPr`, ECMA-376 Part 1 §17.4.58) as a
+/// drawing's anchor: `horzAnchor`/`vertAnchor` name the reference box (`text`, the
+/// default, is the column and the paragraph the table stands at), `tblpX`/`tblpY` the
+/// offsets from it and `tblpXSpec`/`tblpYSpec` an alignment that wins over them. Text
+/// wraps around a floating table.
+fn floating(p: Element<'_>) -> Anchor {
+    let attr = |name: &str| p.attr(Ns::W, name);
+    let spec = |name: &str| {
+        attr(name)
+            .filter(|v| {
+                matches!(
+                    *v,
+                    "left" | "center" | "right" | "inside" | "outside" | "top" | "bottom"
+                )
+            })
+            .map(str::to_owned)
+    };
+    Anchor {
+        align_h: spec("tblpXSpec"),
+        offset_h: twips_attr(p, "tblpX"),
+        share_h: None,
+        relative_h: Some(
+            match attr("horzAnchor") {
+                Some("page") => "page",
+                Some("margin") => "margin",
+                _ => "column",
+            }
+            .to_owned(),
+        ),
+        align_v: spec("tblpYSpec"),
+        offset_v: twips_attr(p, "tblpY"),
+        share_v: None,
+        relative_v: Some(
+            match attr("vertAnchor") {
+                Some("page") => "page",
+                Some("margin") => "margin",
+                _ => "paragraph",
+            }
+            .to_owned(),
+        ),
+        wrap: "square".to_owned(),
+        behind_text: false,
+        z_order: None,
+        relative_width: None,
+        relative_height: None,
     }
 }
