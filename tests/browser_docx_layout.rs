@@ -1747,3 +1747,28 @@ async fn a_floating_table_sits_where_it_says_and_the_text_wraps_beside_it() {
         .expect("lines below the table");
     assert!((at(below, "left") - 72.0).abs() < 1.0, "{got}");
 }
+
+/// A table row of exact height (`w:hRule="exact"`) keeps it when its text needs more:
+/// what does not fit is cut off at the row's bottom, as Word does, and the next row
+/// starts where the document says (the row grew to its five lines before).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_row_of_exact_height_cuts_off_what_does_not_fit() {
+    let lines = "<w:p><w:r><w:t>Line</w:t></w:r></w:p>".repeat(5);
+    let body = format!(
+        "<w:tbl><w:tblPr><w:tblW w:w=\"4320\" w:type=\"dxa\"/></w:tblPr><w:tblGrid><w:gridCol w:w=\"4320\"/></w:tblGrid>\
+         <w:tr><w:trPr><w:trHeight w:hRule=\"exact\" w:val=\"720\"/></w:trPr><w:tc><w:tcPr><w:tcW w:w=\"4320\" w:type=\"dxa\"/></w:tcPr>{lines}</w:tc></w:tr>\
+         <w:tr><w:tc><w:tcPr><w:tcW w:w=\"4320\" w:type=\"dxa\"/></w:tcPr><w:p><w:r><w:t>Next row</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"
+    );
+    let (_s, url) = serve_bytes("exact-row.docx", docx_with_body(&body)).await;
+    let got = document_eval(
+        &url,
+        r#"(() => {
+            const rows = [...document.querySelectorAll('#view-document table tr')].map((r) => r.getBoundingClientRect());
+            return { first: rows[0].height * 0.75, gap: (rows[1].top - rows[0].top) * 0.75 };
+        })()"#,
+    )
+    .await;
+    let first = got["first"].as_f64().unwrap();
+    assert!((first - 36.0).abs() < 1.0, "{got}");
+    assert!((got["gap"].as_f64().unwrap() - 36.0).abs() < 1.0, "{got}");
+}

@@ -1150,6 +1150,20 @@ impl<'d> Renderer<'d, '_> {
                     };
                     let _ = write!(self.out, "<div class=\"{class}\" style=\"{side}\">");
                 }
+                // A row of exact height (`hRule="exact"`) keeps it: Word cuts off what does
+                // not fit, where a CSS row would grow to its content.
+                let exact = row
+                    .height
+                    .filter(|h| row.exact_height && *h > 0.0)
+                    .filter(|_| cell.row_span <= 1 && cell.vertical.is_none())
+                    .map(|h| (h - m.top - m.bottom).max(0.0));
+                if let Some(h) = exact {
+                    let _ = write!(
+                        self.out,
+                        "<div class=\"docx-exact\" style=\"max-height:{}pt\">",
+                        num(h)
+                    );
+                }
                 for b in &cell.blocks {
                     self.block(b);
                 }
@@ -1169,6 +1183,9 @@ impl<'d> Renderer<'d, '_> {
                     }
                 }
                 if cell.vertical.is_some() {
+                    self.out.push_str("</div>");
+                }
+                if exact.is_some() {
                     self.out.push_str("</div>");
                 }
                 let _ = write!(self.out, "</{tag}>");
