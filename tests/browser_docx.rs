@@ -173,17 +173,10 @@ async fn equations_are_laid_out_as_math_by_the_browser() {
         r("c"),
         r("2")
     );
-    let s = start(|_| {}).await;
-    s.write("math.docx", docx_with_body(&body));
-    let shell_url = s.preview_ok("math.docx").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let browser = TestBrowser::launch().await;
-    let page = browser.open(&shell_url).await;
-    wait_for(
-        &page,
-        "document.readyState === 'complete' && document.querySelectorAll('#view-document math').length === 3",
+    let (_s, browser, page) = open_body(
+        "math.docx",
+        &body,
+        "document.querySelectorAll('#view-document math').length === 3",
     )
     .await;
     eval(&page, "document.fonts.ready.then(() => true)").await;
@@ -261,26 +254,17 @@ async fn review_toggles_switch_tracked_changes_and_comments() {
         r#"<?xml version="1.0" encoding="UTF-8"?><w:comments xmlns:w="{W}"><w:comment w:id="0" w:author="Bo"><w:p><w:r><w:t>Check this</w:t></w:r></w:p></w:comment></w:comments>"#
     );
     let rels = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="comments.xml"/></Relationships>"#;
-    let s = start(|_| {}).await;
-    s.write(
-        "review.docx",
-        docx_with_parts(
-            body,
-            &[
-                ("word/comments.xml", comments),
-                ("word/_rels/document.xml.rels", rels.to_string()),
-            ],
-        ),
+    let bytes = docx_with_parts(
+        body,
+        &[
+            ("word/comments.xml", comments),
+            ("word/_rels/document.xml.rels", rels.to_string()),
+        ],
     );
-    let shell_url = s.preview_ok("review.docx").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let browser = TestBrowser::launch().await;
-    let page = browser.open(&shell_url).await;
-    wait_for(
-        &page,
-        "document.readyState === 'complete' && !!document.querySelector('#view-document del.docx-del') && !!document.querySelector('#view-document .docx-comments')",
+    let (_s, browser, page) = open_docx(
+        "review.docx",
+        bytes,
+        "!!document.querySelector('#view-document del.docx-del') && !!document.querySelector('#view-document .docx-comments')",
     )
     .await;
     let state = r#"(() => {
@@ -335,17 +319,10 @@ async fn hidden_text_is_not_shown() {
     let body = "<w:p><w:r><w:t xml:space=\"preserve\">Shown </w:t></w:r>\
         <w:r><w:rPr><w:vanish/></w:rPr><w:t xml:space=\"preserve\">secret words </w:t></w:r>\
         <w:r><w:t>after</w:t></w:r></w:p>";
-    let s = start(|_| {}).await;
-    s.write("hidden.docx", docx_with_body(body));
-    let shell_url = s.preview_ok("hidden.docx").await["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let browser = TestBrowser::launch().await;
-    let page = browser.open(&shell_url).await;
-    wait_for(
-        &page,
-        "document.readyState === 'complete' && document.querySelector('#view-document .docx-body p') !== null",
+    let (_s, browser, page) = open_body(
+        "hidden.docx",
+        body,
+        "document.querySelector('#view-document .docx-body p') !== null",
     )
     .await;
     let seen = eval(
@@ -361,4 +338,36 @@ async fn hidden_text_is_not_shown() {
     assert_eq!(seen["text"], "Shown after", "{seen}");
     assert_eq!(seen["kept"], "secret words ", "still in the markup: {seen}");
     assert_eq!(seen["rects"], 0, "{seen}");
+}
+
+/// A service with a document of `body` as `name`, and its viewer shell open in Chromium
+/// once the page is loaded and `ready` (a script expression) holds.
+async fn open_body(
+    name: &str,
+    body: &str,
+    ready: &str,
+) -> (common::TestServer, TestBrowser, chromiumoxide::Page) {
+    open_docx(name, docx_with_body(body), ready).await
+}
+
+/// [`open_body`] for a package of any `bytes`.
+async fn open_docx(
+    name: &str,
+    bytes: Vec<u8>,
+    ready: &str,
+) -> (common::TestServer, TestBrowser, chromiumoxide::Page) {
+    let s = start(|_| {}).await;
+    s.write(name, bytes);
+    let shell_url = s.preview_ok(name).await["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let browser = TestBrowser::launch().await;
+    let page = browser.open(&shell_url).await;
+    wait_for(
+        &page,
+        &format!("document.readyState === 'complete' && {ready}"),
+    )
+    .await;
+    (s, browser, page)
 }
