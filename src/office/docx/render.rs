@@ -892,10 +892,25 @@ impl<'d> Renderer<'d, '_> {
         // A floating table on the page is placed like a square-wrapped drawing, in a box
         // of its own; in a cell or a text box it stays in the flow.
         let float = t.float.as_ref().filter(|_| self.nested == 0);
+        // A share of the text width is resolved against the page: the box the table
+        // floats in must have the table's own width.
+        let resolved;
+        let mut t = t;
+        if let (Some(_), Some(Width::Percent(p)), Some(page)) = (float, t.width, self.setup) {
+            let text = (page.width - page.margin_left - page.margin_right).max(0.0);
+            resolved = Table {
+                width: Some(Width::Points(text * p.min(100.0) / 100.0)),
+                ..t.clone()
+            };
+            t = &resolved;
+        }
         if let Some(a) = float {
+            let grid: f32 = t.columns.iter().sum();
             let width = match t.width {
+                // A fixed layout never draws the table narrower than its grid.
+                Some(Width::Points(w)) if w > 0.0 && t.fixed_layout => w.max(grid),
                 Some(Width::Points(w)) if w > 0.0 => w,
-                _ => t.columns.iter().sum(),
+                _ => grid,
             };
             // The table's height is not known before layout: its rows' stored heights
             // are the best guess (it matters only for a table aligned to a bottom).
