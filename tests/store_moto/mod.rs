@@ -382,8 +382,11 @@ fn pump_watching(mut from: TcpStream, mut to: TcpStream, watch: &Watch) {
             None => {
                 let pid = watch.victim.load(Ordering::SeqCst);
                 if pid != 0 && seen() {
-                    signal(pid as u32, libc::SIGKILL);
+                    // Marked before the kill: the test sees the kill (its request fails)
+                    // and then reads the mark, which a busy machine could otherwise run
+                    // before this thread stored it.
                     watch.fired.store(true, Ordering::SeqCst);
+                    signal(pid as u32, libc::SIGKILL);
                     // The request dies with its sender: nothing of it reaches the store.
                     let _ = to.shutdown(std::net::Shutdown::Both);
                     return;
