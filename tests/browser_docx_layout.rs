@@ -1772,3 +1772,77 @@ async fn a_row_of_exact_height_cuts_off_what_does_not_fit() {
     assert!((first - 36.0).abs() < 1.0, "{got}");
     assert!((got["gap"].as_f64().unwrap() - 36.0).abs() < 1.0, "{got}");
 }
+
+/// A paragraph that holds an inline picture among its lines is split between its lines
+/// at the page's end like any other, the picture's line counting as tall as the picture;
+/// it was moved whole to the next page, leaving the bottom of the page empty.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_paragraph_with_an_inline_picture_breaks_between_its_lines() {
+    let p = |t: &str| {
+        format!(r#"<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>{t}</w:t></w:r></w:p>"#)
+    };
+    let mut body: String = (1..=40).map(|i| p(&format!("Line {i}"))).collect();
+    let before: Vec<String> = (1..=60).map(|i| format!("a{i}")).collect();
+    let after: Vec<String> = (1..=200).map(|i| format!("b{i}")).collect();
+    // 72 pt × 36 pt, inline between the two runs of words.
+    let picture = r#"<w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="914400" cy="457200"/><wp:docPr id="1" name="pic"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr><pic:cNvPr id="0" name=""/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:embed="rP"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="914400" cy="457200"/></a:xfrm><a:prstGeom prst="rect"/></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>"#;
+    body.push_str(&format!(
+        r#"<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t xml:space="preserve">{} </w:t></w:r>{picture}<w:r><w:t xml:space="preserve"> {}</w:t></w:r></w:p>"#,
+        before.join(" "),
+        after.join(" ")
+    ));
+    body.push_str(r#"<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>"#);
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rP" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/pic.png"/></Relationships>"#;
+    let bytes = docx_with_part_bytes(
+        &body,
+        &[
+            ("word/_rels/document.xml.rels", rels.as_bytes().to_vec()),
+            ("word/media/pic.png", common::tiny_png()),
+        ],
+    );
+    let (_s, url) = serve_bytes("picture-paragraph.docx", bytes).await;
+    let got = document_eval(
+        &url,
+        &[
+            PAGINATED,
+            r#"
+            const frames = [...document.querySelectorAll('#view-document .docx-page')];
+            return frames.map((f) => {
+                const body = f.querySelector(':scope > .docx-body');
+                const probe = document.createElement('div');
+                probe.style.cssText = 'position:absolute;height:calc(var(--page-h) - var(--m-bottom))';
+                f.appendChild(probe);
+                const limit = f.getBoundingClientRect().top + probe.getBoundingClientRect().height;
+                probe.remove();
+                const last = body.lastElementChild;
+                return {
+                    text: body.textContent,
+                    pictures: body.querySelectorAll('img').length,
+                    rest: (body.firstElementChild || {}).hasAttribute ? body.firstElementChild.hasAttribute('data-docx-rest') : false,
+                    overflow: last ? last.getBoundingClientRect().bottom - limit : 0,
+                };
+            });
+        })()"#,
+        ]
+        .concat(),
+    )
+    .await;
+    let pages = got.as_array().unwrap_or_else(|| panic!("{got}"));
+    assert_eq!(pages.len(), 2, "{got}");
+    let text = |i: usize| pages[i]["text"].as_str().unwrap();
+    // Page 1 ends inside the paragraph, past its picture; page 2 goes on with it.
+    assert!(
+        text(0).contains("Line 40") && text(0).contains("a60"),
+        "{got}"
+    );
+    assert_eq!(pages[0]["pictures"], 1, "{got}");
+    assert!(text(0).contains("b1 "), "{got}");
+    assert!(
+        text(1).contains("b200") && !text(1).contains("a60"),
+        "{got}"
+    );
+    assert_eq!(pages[1]["rest"], true, "{got}");
+    for page in pages {
+        assert!(page["overflow"].as_f64().unwrap() <= 1.0, "{got}");
+    }
+}

@@ -10,8 +10,8 @@
 // resize of the view undoes and redoes it, since the text wraps anew in a narrower frame.
 //
 // Limits: a frame holding columns (`.docx-set`) is left as drawn; a block taller than a
-// page stays whole on its page; floating objects move with the paragraph that anchors
-// them.
+// page stays whole on its page; a paragraph holding a text box or a floating object
+// stays whole (floating objects move with the paragraph that anchors them).
 (function () {
   "use strict";
 
@@ -44,28 +44,47 @@
     return Math.min(margin, bottom - length(frame, "--ftr") - (end - top));
   }
 
-  // Where the lines of a paragraph start: [{node, offset, top, bottom}].
+  // What stands in a line as one piece: pictures, charts, diagrams, equations.
+  const ATOM = "img, svg, math, .docx-chart, .docx-diagram, .docx-placeholder, .docx-group";
+
+  // Where the lines of a paragraph start: [{node, offset, top, bottom}], `offset` -1 for
+  // a line that starts with a piece (`node`, an inline picture, say) rather than text.
+  // A line is as tall as what it holds: a picture reaches above the text beside it.
   function lines(p) {
     const out = [];
-    const walk = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    const walk = document.createTreeWalker(p, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
+      acceptNode: function (n) {
+        if (n.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;
+        if (n.matches(".docx-list-label, .docx-textbox")) return NodeFilter.FILTER_REJECT;
+        return n.matches(ATOM) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+      },
+    });
     const range = document.createRange();
     let node;
     let last = null;
+    const add = function (node, offset, r) {
+      if (!last || r.top >= last.bottom - 1) {
+        last = { node: node, offset: offset, top: r.top, bottom: r.bottom };
+        out.push(last);
+      } else {
+        last.top = Math.min(last.top, r.top);
+        last.bottom = Math.max(last.bottom, r.bottom);
+      }
+    };
     while ((node = walk.nextNode())) {
-      if (node.parentElement && node.parentElement.closest(".docx-list-label, .docx-textbox")) continue;
+      if (node.nodeType === Node.ELEMENT_NODE) {
+        // A piece is measured whole and not walked into.
+        const r = node.getBoundingClientRect();
+        if (r.height) add(node, -1, r);
+        continue;
+      }
       const text = node.data;
       for (let i = 0; i < text.length; i++) {
         if (text[i] === " " || text[i] === "\u2060") continue;
         range.setStart(node, i);
         range.setEnd(node, i + 1);
         const r = range.getBoundingClientRect();
-        if (!r.height) continue;
-        if (!last || r.top >= last.bottom - 1) {
-          last = { node: node, offset: i, top: r.top, bottom: r.bottom };
-          out.push(last);
-        } else {
-          last.bottom = Math.max(last.bottom, r.bottom);
-        }
+        if (r.height) add(node, i, r);
       }
     }
     return out;
@@ -128,7 +147,10 @@
         first = false;
         continue;
       }
-      const paragraph = /^(P|H[1-6])$/.test(block.tagName) && !block.querySelector("img, svg, .docx-textbox");
+      // Paragraphs holding text boxes or floating objects (placed from the paragraph)
+      // stay whole; inline pictures are pieces of their lines.
+      const paragraph = /^(P|H[1-6])$/.test(block.tagName) &&
+        !block.querySelector('.docx-textbox, [style*="position:absolute"], [style*="float:"]');
       // Lines kept together split only when they are taller than a page.
       if (paragraph && !(block.hasAttribute("data-keep-lines") && r.height <= avail)) {
         // Cut between lines, two at least on each side of a cut, as often as it takes.
@@ -222,7 +244,8 @@
   // The continuation of paragraph `p` from `line` on (taken out of `p`).
   function restOfParagraph(p, line) {
     const range = document.createRange();
-    range.setStart(line.node, line.offset);
+    if (line.offset < 0) range.setStartBefore(line.node);
+    else range.setStart(line.node, line.offset);
     range.setEndAfter(p.lastChild);
     const rest = p.cloneNode(false);
     rest.appendChild(range.extractContents());
