@@ -33,10 +33,10 @@ use crate::office::fonts::FontPlan;
 /// the usual value of the common Latin faces (Arial, Times New Roman, Cambria). The
 /// page and every text box set it (`render.css`), so a paragraph of such a face need
 /// not.
+const SINGLE_LINE: f32 = 1.15;
+
 /// The opening tag of a page frame's body.
 const BODY_OPEN: &str = "<div class=\"docx-body\">";
-
-const SINGLE_LINE: f32 = 1.15;
 
 /// The stylesheet the rendered HTML expects.
 pub const STYLESHEET: &str = include_str!("render.css");
@@ -905,31 +905,7 @@ impl<'d> Renderer<'d, '_> {
             t = &resolved;
         }
         if let Some(a) = float {
-            let grid: f32 = t.columns.iter().sum();
-            let width = match t.width {
-                // A fixed layout never draws the table narrower than its grid.
-                Some(Width::Points(w)) if w > 0.0 && t.fixed_layout => w.max(grid),
-                Some(Width::Points(w)) if w > 0.0 => w,
-                _ => grid,
-            };
-            // The table's height is not known before layout: its rows' stored heights
-            // are the best guess (it matters only for a table aligned to a bottom).
-            let height: f32 = t.rows.iter().filter_map(|r| r.height).sum();
-            let mut style = format!("display:block;width:{}pt;", num(width));
-            // One that opens the page's body (a letterhead) stands on the body's first
-            // line, at the top margin: placed from the page, it floats from there and
-            // the text wraps around it rather than running under it.
-            let opens_body = self.out.ends_with(BODY_OPEN);
-            let line_top = self.line_top;
-            if opens_body && self.line_top.is_none() {
-                self.line_top = self.setup.map(|p| p.margin_top);
-            }
-            self.place(&mut style, a, width, height);
-            self.line_top = line_top;
-            let _ = write!(
-                self.out,
-                "<div class=\"docx-table-float\" style=\"{style}\">"
-            );
+            self.float_box(t, a);
         }
         self.nested += 1;
         self.table_body(t);
@@ -937,6 +913,34 @@ impl<'d> Renderer<'d, '_> {
         if float.is_some() {
             self.out.push_str("</div>");
         }
+    }
+
+    /// Opens the box a floating table is placed in (the caller closes it).
+    fn float_box(&mut self, t: &Table, a: &super::model::Anchor) {
+        let grid: f32 = t.columns.iter().sum();
+        let width = match t.width {
+            // A fixed layout never draws the table narrower than its grid.
+            Some(Width::Points(w)) if w > 0.0 && t.fixed_layout => w.max(grid),
+            Some(Width::Points(w)) if w > 0.0 => w,
+            _ => grid,
+        };
+        // The table's height is not known before layout: its rows' stored heights are
+        // the best guess (it matters only for a table aligned to a bottom).
+        let height: f32 = t.rows.iter().filter_map(|r| r.height).sum();
+        let mut style = format!("display:block;width:{}pt;", num(width));
+        // One that opens the page's body (a letterhead) stands on the body's first line,
+        // at the top margin: placed from the page, it floats from there and the text
+        // wraps around it rather than running under it.
+        let line_top = self.line_top;
+        if self.out.ends_with(BODY_OPEN) && line_top.is_none() {
+            self.line_top = self.setup.map(|p| p.margin_top);
+        }
+        self.place(&mut style, a, width, height);
+        self.line_top = line_top;
+        let _ = write!(
+            self.out,
+            "<div class=\"docx-table-float\" style=\"{style}\">"
+        );
     }
 
     fn table_body(&mut self, t: &Table) {
